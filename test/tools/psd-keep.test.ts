@@ -15,7 +15,7 @@ import { decodePsd, encodePsd } from '../../src/engine/io/psd.js';
 import { BufferNames, decodeState, encodeState } from '../../src/service/state-codec.js';
 import { SYSTEM_PYTHON } from '../support/psd-tools.js';
 import { call, newSession, ok, tempDir } from '../support/session.js';
-import { colorBalanceLayer } from '../support/undrawn-adjustment.js';
+import { vibranceLayer } from '../support/undrawn-adjustment.js';
 
 const run = promisify(execFile);
 const W = 60;
@@ -210,13 +210,13 @@ describe('what a PSD held that the document does not keep', () => {
           },
         },
         { name: '反相 1', hidden: true, adjustment: { type: 'invert' } },
-        colorBalanceLayer(),
+        vibranceLayer(),
       ],
     });
     const opened = await ok(s, 'open_document', { path: 'adj.psd' });
     const said = warningsOf(opened);
-    // Curves and Hue/Saturation are drawn; Color Balance is kept but not drawn, and that is said.
-    expect(said).toContainEqual(expect.stringMatching(/调整图层“色彩平衡 1”（色彩平衡）已保留.*不绘制/));
+    // Curves and Hue/Saturation are drawn; Vibrance is kept but not drawn, and that is said.
+    expect(said).toContainEqual(expect.stringMatching(/调整图层“自然饱和度 1”（自然饱和度）已保留.*不绘制/));
     expect(said.join()).not.toMatch(/曲线 1|色相 1/);
     expect(said.join()).not.toContain('反相 1'); // hidden: it changes nothing shown
     expect(said.join()).not.toContain('已跳过');
@@ -247,7 +247,7 @@ describe('what a PSD held that the document does not keep', () => {
 
     const saved = await ok(s, 'save_document_as', { path: 'out.psd' });
     expect(warningsOf(saved)).toContainEqual(
-      expect.stringMatching(/合并图像不含调整图层“色彩平衡 1”（Atelier 不绘制色彩平衡调整）的效果/),
+      expect.stringMatching(/合并图像不含调整图层“自然饱和度 1”（Atelier 不绘制自然饱和度调整）的效果/),
     );
     expect(warningsOf(saved).join()).not.toContain('提亮');
     const png = await ok(s, 'save_document_as', { path: 'out.png' });
@@ -269,12 +269,12 @@ describe('what a PSD held that the document does not keep', () => {
       '提亮',
       '色相 1',
       '反相 1',
-      '色彩平衡 1',
+      '自然饱和度 1',
     ]);
     expect(seen.layers.提亮!.kind).toBe('curves');
     expect(seen.layers['色相 1']!.kind).toBe('huesaturation');
     expect(seen.layers['反相 1']!.kind).toBe('invert');
-    expect(seen.layers['色彩平衡 1']!.kind).toBe('colorbalance');
+    expect(seen.layers['自然饱和度 1']!.kind).toBe('vibrance');
   });
 
   it('keeps a text layer as Photoshop wrote it (style runs) while unedited or moved; an edit keeps its box and alignment and says what goes', async () => {

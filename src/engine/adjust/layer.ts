@@ -1,16 +1,16 @@
 /**
  * The adjustments of Photoshop's adjustment layers (model.ts AdjustmentLayer), as colour kernels the compositor
- * runs over what lies below: Curves, Levels, Brightness/Contrast, Hue/Saturation (master), Invert, Posterize and
+ * runs over what lies below: Curves, Levels, Brightness/Contrast, Hue/Saturation (master or Colorize), Invert, Posterize and
  * Threshold, Channel Mixer and Black & White — the ones whose formulas are known (engine.md §1.2–§1.5; the
  * curves as Photoshop draws them, a natural cubic spline through the points). Any other adjustment, or settings
- * these do not cover (per-range or Colorize Hue/Saturation, legacy Brightness/Contrast), has no kernel: the layer is kept
+ * these do not cover (per-range Hue/Saturation, legacy Brightness/Contrast), has no kernel: the layer is kept
  * and not drawn, and saying so is the caller's part. So has every adjustment of a CMYK document: Photoshop runs
  * it on the inks (a CMYK Invert inverts C, M, Y and K), which the sRGB pixels the engine composites are not.
  */
 import type { Color as AgColor } from 'ag-psd';
 import { channelValues } from '../descriptor-colour.js';
 import type { ColorMode } from '../model.js';
-import { hueSaturationKernel } from './hsl.js';
+import { colorizeKernel, hueSaturationKernel } from './hsl.js';
 import {
   brightnessContrastLut,
   type ColorKernel,
@@ -61,9 +61,7 @@ export function undrawnReason(
     case 'brightness/contrast':
       return `Atelier 不绘制“使用旧版”的${name}`;
     case 'hue/saturation':
-      return colorizes((adjustment.master ?? {}) as Record_)
-        ? `Atelier 不绘制勾选了“着色”的${name}`
-        : `Atelier 不绘制按颜色范围（红色、黄色等）单独设置的${name}`;
+      return `Atelier 不绘制按颜色范围（红色、黄色等）单独设置的${name}`;
     case 'black & white':
       return `Atelier 不绘制这种色调颜色的${name}`;
     default:
@@ -81,10 +79,11 @@ function makeKernel(a: Record_ & { readonly type: string }): ColorKernel | undef
       if (a.useLegacy) return undefined;
       return lutKernel(brightnessContrastLut(num(a.brightness), num(a.contrast)));
     case 'hue/saturation': {
+      const m = (a.master ?? {}) as Record_;
+      // Colorize sets every pixel's colour: the master and range settings are not used.
+      if (colorizes(m)) return colorizeKernel(signed16(m.b), signed16(m.c), signed16(m.d));
       const ranges = ['reds', 'yellows', 'greens', 'cyans', 'blues', 'magentas'];
       if (ranges.some((r) => changes(a[r] as Record_ | undefined))) return undefined;
-      const m = (a.master ?? {}) as Record_;
-      if (colorizes(m)) return undefined;
       return hueSaturationKernel(num(m.hue), num(m.saturation), num(m.lightness));
     }
     case 'invert':
@@ -99,9 +98,56 @@ function makeKernel(a: Record_ & { readonly type: string }): ColorKernel | undef
       return channelMixerKernel(a);
     case 'black & white':
       return blackAndWhiteKernel(a);
+    case 'color balance':
+      return colorBalanceKernel(a);
     default:
       return undefined;
   }
+}
+
+type Tones = { readonly cyanRed?: number; readonly magentaGreen?: number; readonly yellowBlue?: number };
+
+/**
+ * Color Balance. Photoshop publishes no formula; psd2svg's nine files, saved by Photoshop, show one: each channel goes
+ * through its own table (every colour of them maps channel by channel), a Levels step made of the three tone
+ * ranges' values v (−100…100) for that channel: shadows below 0 set the input black point at −v, highlights above
+ * 0 the input white point at 255 − v; then a power of the result — midtones 2^(−v/100), shadows above 0
+ * 2^(−(v/100)²), highlights below 0 2^((v/100)²). Preserve Luminosity moves each range's three values together so
+ * that none lifts the shadows (the largest taken off) and none darkens the highlights (the smallest taken off),
+ * and the midtones' average to 0 (their file cannot tell the average from the middle of the range).
+ */
+function colorBalanceKernel(a: Record_): ColorKernel {
+  const tones = (t: unknown): [number, number, number] => {
+    const v = (t ?? {}) as Tones;
+    return [num(v.cyanRed), num(v.magentaGreen), num(v.yellowBlue)].map((x) =>
+      Math.max(-100, Math.min(100, x)),
+    ) as [number, number, number];
+  };
+  let shadows = tones(a.shadows);
+  let midtones = tones(a.midtones);
+  let highlights = tones(a.highlights);
+  if (a.preserveLuminosity !== false) {
+    const less = (v: [number, number, number], by: number) =>
+      v.map((x) => x - by) as [number, number, number];
+    shadows = less(shadows, Math.max(...shadows));
+    highlights = less(highlights, Math.min(...highlights));
+    midtones = less(midtones, (midtones[0] + midtones[1] + midtones[2]) / 3);
+  }
+  const lut = (c: 0 | 1 | 2): Lut => {
+    const s = shadows[c] / 100;
+    const m = midtones[c] / 100;
+    const h = highlights[c] / 100;
+    const black = Math.max(0, -shadows[c]);
+    const white = 255 - Math.max(0, highlights[c]);
+    const power = 2 ** (-m - Math.max(0, s) ** 2 + Math.max(0, -h) ** 2);
+    const out = new Uint8Array(256);
+    for (let x = 0; x < 256; x++) {
+      const t = Math.min(1, Math.max(0, (x - black) / Math.max(1e-6, white - black)));
+      out[x] = Math.round(255 * t ** power);
+    }
+    return out;
+  };
+  return rgbLutKernel(lut(0), lut(1), lut(2));
 }
 
 const num = (v: unknown, otherwise = 0): number =>
@@ -111,11 +157,16 @@ const num = (v: unknown, otherwise = 0): number =>
  * Whether a Hue/Saturation layer is set to Colorize. The file's block (`hue2`) holds, after its version, a
  * colorize flag byte and a padding byte, then the colorize hue, saturation and lightness, then the master
  * settings: ag-psd reads those first 8 bytes as its `master` channel's range values, so the flag is the high
- * byte of `master.a` (and `b`, `c`, `d` are the colorize settings). Colorize is not drawn: drawn as the master
- * settings it would show another picture.
+ * byte of `master.a` (and `b`, `c`, `d` are the colorize hue, saturation and lightness).
  */
 function colorizes(master: Record_): boolean {
   return ((num(master.a) >> 8) & 0xff) !== 0;
+}
+
+/** A 16-bit field ag-psd read unsigned, as the signed value Photoshop wrote. */
+function signed16(v: unknown): number {
+  const n = num(v) & 0xffff;
+  return n >= 0x8000 ? n - 0x10000 : n;
 }
 
 function changes(c: Record_ | undefined): boolean {

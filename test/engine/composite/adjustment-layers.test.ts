@@ -120,7 +120,7 @@ describe('adjustment layers are drawn', () => {
     for (const x of [17, 25, 31]) expect(at(f, x, 4)).toEqual(at(r, x, 4));
   });
 
-  it('a Colorize Hue/Saturation is kept and not drawn, and the open says so', async () => {
+  it("a Colorize Hue/Saturation is drawn: one hue for every pixel, its lightness the pixel's", async () => {
     // master.a is where ag-psd puts the block's colorize flag byte and its padding byte: 256 is the flag set.
     const master = { a: 256, b: 30, c: 60, d: 0, hue: 40, saturation: 30, lightness: -10 };
     const psd: AgPsd = {
@@ -141,8 +141,15 @@ describe('adjustment layers are drawn', () => {
     const s = newSession();
     await s.workspace.writeAtomic('in.psd', bytes);
     const opened = await ok(s, 'open_document', { path: 'in.psd' });
-    expect(JSON.stringify(opened.warnings)).toContain('调整图层“着色”（色相/饱和度）已保留');
-    expect(maxDiff(await composite(s), ramp().data)).toBe(0);
+    expect(JSON.stringify(opened.warnings ?? [])).not.toContain('着色');
+    // Hue 30°, saturation 60: the colour is mid grey 60 % of the way to HSV (30°, 100 %, 100 %), i.e. (0.80, 0.50,
+    // 0.20); column 16 is (128, 159, 104), HSL lightness 132 / 255, just past the middle: 3.5 % towards white.
+    const out = await composite(s);
+    expect([...at(out, 16, 4).slice(0, 3)].map((v, i) => Math.abs(v - [206, 132, 58][i]!))).toEqual([
+      0, 0, 0,
+    ]);
+    // Column 0 is (0, 255, 40), lightness 128: the colour itself, a hair towards white (128 is past 127.5).
+    expect([...at(out, 0, 4).slice(0, 3)]).toEqual([204, 128, 52]);
     // Written back as read: the flag survives a save.
     await ok(s, 'save_document_as', { path: 'out.psd' });
     const again = Buffer.from(await s.workspace.read('out.psd'));

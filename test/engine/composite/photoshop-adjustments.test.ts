@@ -1,7 +1,8 @@
 /**
  * The adjustment layers Atelier draws, against Photoshop's own composite of the same file (test/fixtures/
- * photoshop-adjustments: PSDs saved by Photoshop, each with its merged image): brightness/contrast, curves,
- * exposure, hue/saturation, invert (masked, clipped, and as a clipping base), levels, posterize and threshold, each over a
+ * photoshop-adjustments: PSDs saved by Photoshop, each with its merged image): brightness/contrast, color balance,
+ * curves, exposure, hue/saturation (Colorize too), invert (masked, clipped, and as a clipping base), levels, posterize
+ * and threshold, each over a
  * gradient-filled ellipse on a patterned background. The hand-written kernels (research: Photoshop's adjustments)
  * are compared with what Photoshop made, pixel for pixel over white.
  */
@@ -27,7 +28,7 @@ async function againstPhotoshop(file: string): Promise<{ max: number; mean: numb
 
 describe("adjustment layers against Photoshop's composite", () => {
   it('holds the adjustments Atelier draws', () => {
-    expect(FILES.length).toBe(44);
+    expect(FILES.length).toBe(54);
   });
 
   for (const file of FILES) {
@@ -37,6 +38,15 @@ describe("adjustment layers against Photoshop's composite", () => {
       expect(mean, `mean difference ${mean.toFixed(2)}`).toBeLessThanOrEqual(MEAN_LEVELS);
     });
   }
+
+  it('draws Color Balance and Colorize, which were kept and not drawn', async () => {
+    // Before: Color Balance 3–100 levels off on average (not drawn), Colorize 28.
+    for (const file of FILES.filter((f) => f.startsWith('colorbalance') || f.includes('colorize'))) {
+      const { max, mean } = await againstPhotoshop(file);
+      expect(max, file).toBeLessThanOrEqual(2);
+      expect(mean, file).toBeLessThanOrEqual(0.6);
+    }
+  });
 
   it('shows layers clipped to an adjustment layer wherever its mask does, over what it made', async () => {
     // An invert layer with a mask, two ellipses clipped to it: they showed nowhere (mean 97 levels off).
