@@ -21,7 +21,15 @@ export interface LayerNode {
   readonly clipped?: boolean;
   readonly mask?: boolean;
   /** Its layer style's effects (Photoshop's fx), only when it has any. */
-  readonly effects?: readonly ('stroke' | 'color_overlay' | 'drop_shadow')[];
+  readonly effects?: readonly (
+    | 'stroke'
+    | 'inner_shadow'
+    | 'inner_glow'
+    | 'color_overlay'
+    | 'gradient_overlay'
+    | 'outer_glow'
+    | 'drop_shadow'
+  )[];
   readonly background?: boolean;
   readonly group?: string;
   /** left, top, width, height, right, bottom, center_x, center_y (pixels), or `empty`. */

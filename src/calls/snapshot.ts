@@ -17,7 +17,7 @@ import { spacingOf } from '../engine/text-spacing.js';
 import { alternativesOf, PART_LABELS, PIECE_TYPES } from '../garment/types.js';
 import { typeUnavailable } from '../garment/types-available.js';
 import { layerTree } from '../tools/basics.js';
-import { documentSummary } from '../tools/describe.js';
+import { documentSummary, type EffectName } from '../tools/describe.js';
 import type { Session } from './session.js';
 import type {
   ActiveDocumentSnapshot,
@@ -33,6 +33,11 @@ import type {
 import { maskThumbnailKey, thumbnailKey } from './thumbnail.js';
 
 export type * from './snapshot-types.js';
+
+/** Whether two types are the same: snapshot-types.ts imports nothing, so the studio's copies are checked here. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+/** The effect names the layers pane labels are the ones describe.ts reports. */
+export const EFFECT_NAMES_AGREE: Same<EffectName, NonNullable<LayerNode['effects']>[number]> = true;
 
 function textNode(t: TextSpec): TextNode {
   // The editor aligns what is typed as point text's lines are (a box's justify-* by its last line's).

@@ -189,6 +189,10 @@ export async function convertStateToCmyk(state: DocState): Promise<DocState> {
     note(layer.effects?.stroke?.color);
     note(layer.effects?.dropShadow?.color);
     for (const o of layer.effects?.colorOverlays ?? []) note(o.color);
+    for (const g of layer.effects?.gradientOverlays ?? []) for (const c of g.colors) note(c.value);
+    for (const d of layer.effects?.innerShadows ?? []) note(d.color);
+    note(layer.effects?.innerGlow?.color);
+    note(layer.effects?.outerGlow?.color);
     if (layer.kind === 'fill') note(layer.color);
     if (layer.kind === 'text') {
       for (const spec of [layer.text, layer.psdText?.spec]) {
@@ -214,6 +218,19 @@ export async function convertStateToCmyk(state: DocState): Promise<DocState> {
         ...(e.colorOverlays
           ? { colorOverlays: e.colorOverlays.map((o) => ({ ...o, color: color(o.color) })) }
           : {}),
+        ...(e.gradientOverlays
+          ? {
+              gradientOverlays: e.gradientOverlays.map((g) => ({
+                ...g,
+                colors: g.colors.map((c) => ({ ...c, value: color(c.value) })),
+              })),
+            }
+          : {}),
+        ...(e.innerShadows
+          ? { innerShadows: e.innerShadows.map((d) => ({ ...d, color: color(d.color) })) }
+          : {}),
+        ...(e.innerGlow ? { innerGlow: { ...e.innerGlow, color: color(e.innerGlow.color) } } : {}),
+        ...(e.outerGlow ? { outerGlow: { ...e.outerGlow, color: color(e.outerGlow.color) } } : {}),
       },
     };
   };

@@ -105,6 +105,12 @@ export const BLEND_MODES = [
 
 export type BlendMode = (typeof BLEND_MODES)[number];
 
+const KNOWN_BLEND_MODES: ReadonlySet<string> = new Set<BlendMode>(BLEND_MODES);
+
+export function isBlendMode(m: unknown): m is BlendMode {
+  return typeof m === 'string' && KNOWN_BLEND_MODES.has(m);
+}
+
 export interface StrokeEffect {
   readonly size: number;
   readonly position: 'outside' | 'inside' | 'center';
@@ -129,20 +135,93 @@ export interface DropShadowEffect {
 }
 
 /**
- * Photoshop's Color Overlay (颜色叠加) in normal mode: the layer's shape painted over its own pixels in `color`, as a
+ * Photoshop's Color Overlay (颜色叠加): the layer's shape painted over its own pixels in `color` with `blend`, as a
  * layer clipped to it would be (not faded by the fill opacity). Read from a file's style; no tool makes one.
  */
 export interface ColorOverlayEffect {
   readonly color: RGB;
   /** 0..1 */
   readonly opacity: number;
+  /** Normal when absent. */
+  readonly blend?: BlendMode;
 }
+
+/** A stop of a layer style's gradient: `at` 0..1 along it, `mid` where between it and the next the mix is half. */
+export interface StyleGradientStop<T> {
+  readonly at: number;
+  readonly value: T;
+  /** 0..1 of the way to the next stop; 0.5 is even. */
+  readonly mid: number;
+}
+
+/**
+ * Photoshop's Gradient Overlay (渐变叠加) with the Classic method: colour and opacity stops, each run through a
+ * spline at `smoothness` 1 (see engine/style-gradient.ts), laid across the layer's bounds (`alignWithLayer`) or the
+ * canvas at `angle` (degrees, Photoshop's: 90 runs upwards), `scale` 1 spanning the box, moved by `offset`
+ * (fractions of the box). Read from a file's style; no tool makes one.
+ */
+export interface GradientOverlayEffect {
+  readonly blend: BlendMode;
+  /** 0..1 */
+  readonly opacity: number;
+  readonly colors: readonly StyleGradientStop<RGB>[];
+  /** 0..1 each. */
+  readonly opacities: readonly StyleGradientStop<number>[];
+  /** 0..1 (Photoshop's Smoothness). */
+  readonly smoothness: number;
+  /** Classic when absent. */
+  readonly method?: 'smooth';
+  readonly style: 'linear' | 'reflected';
+  readonly angle: number;
+  readonly scale: number;
+  readonly reverse: boolean;
+  readonly alignWithLayer: boolean;
+  readonly offset: { readonly x: number; readonly y: number };
+  readonly dither: boolean;
+}
+
+/**
+ * Photoshop's Inner Shadow (内阴影): the layer's surroundings cast inwards, as a drop shadow of everything outside
+ * its shape, seen inside it. `spread` is Photoshop's Choke. Read from a file's style; no tool makes one.
+ */
+export type InnerShadowEffect = DropShadowEffect;
+
+/**
+ * Photoshop's Outer and Inner Glow (外发光, 内发光) in a solid colour with the Softer technique: the shape's edge
+ * widened by `spread` (percent of the size: Spread or Choke) and blurred by the rest of `size`; `range` (0..1)
+ * stretches the glow's strength through the linear contour. An inner glow starts at the `edge` or the `center`.
+ * Read from a file's style; no tool makes one.
+ */
+export interface GlowEffect {
+  readonly size: number;
+  readonly spread: number;
+  /** 0..1 */
+  readonly opacity: number;
+  readonly color: RGB;
+  readonly blend: BlendMode;
+  readonly range: number;
+  readonly source?: 'edge' | 'center';
+}
+
+/**
+ * A solid colour fill layer's overlays are drawn into a raster the canvas's size: on a canvas of up to this many
+ * pixels (on a larger one they are kept and not drawn, and the open call says so).
+ */
+export const FILL_OVERLAY_MAX_PIXELS = 50_000_000;
 
 export interface Effects {
   readonly stroke?: StrokeEffect;
   readonly dropShadow?: DropShadowEffect;
-  /** Bottom to top, as they are painted (a file's style may hold several). */
+  /** Bottom to top, as they are painted (a file's style may hold several); above the gradient overlays. */
   readonly colorOverlays?: readonly ColorOverlayEffect[];
+  /** Bottom to top, below the colour overlays. */
+  readonly gradientOverlays?: readonly GradientOverlayEffect[];
+  /** Above the overlays, below the inner shadows. */
+  readonly innerGlow?: GlowEffect;
+  /** Bottom to top, above the inner glow. */
+  readonly innerShadows?: readonly InnerShadowEffect[];
+  /** Below the layer, above its drop shadow. */
+  readonly outerGlow?: GlowEffect;
 }
 
 export interface Locks {

@@ -44,14 +44,24 @@ export function boundsReport(r: Rect) {
   };
 }
 
-/**
- * The effects a layer style holds that the engine draws, in the order Photoshop lists them (stroke, colour
- * overlay, drop shadow).
- */
-export function effectNames(e: Effects): ('stroke' | 'color_overlay' | 'drop_shadow')[] {
+export type EffectName =
+  | 'stroke'
+  | 'inner_shadow'
+  | 'inner_glow'
+  | 'color_overlay'
+  | 'gradient_overlay'
+  | 'outer_glow'
+  | 'drop_shadow';
+
+/** The effects a layer style holds that the engine draws, in the order Photoshop's Layer Style dialog lists them. */
+export function effectNames(e: Effects): EffectName[] {
   return [
     ...(e.stroke ? (['stroke'] as const) : []),
+    ...(e.innerShadows?.length ? (['inner_shadow'] as const) : []),
+    ...(e.innerGlow ? (['inner_glow'] as const) : []),
     ...(e.colorOverlays?.length ? (['color_overlay'] as const) : []),
+    ...(e.gradientOverlays?.length ? (['gradient_overlay'] as const) : []),
+    ...(e.outerGlow ? (['outer_glow'] as const) : []),
     ...(e.dropShadow ? (['drop_shadow'] as const) : []),
   ];
 }

@@ -15,10 +15,11 @@ import type { OpenDocument } from '../engine/editor.js';
 import { fail } from '../engine/errors.js';
 import { BLACK } from '../engine/factory.js';
 import type {
-  ColorOverlayEffect,
+  BlendMode,
   DocState,
   DropShadowEffect,
   Effects,
+  GlowEffect,
   Layer,
   StrokeEffect,
 } from '../engine/model.js';
@@ -65,21 +66,74 @@ function percent(v: number): number {
   return Math.round(v * 1000) / 10;
 }
 
-/** Colour overlays, read from a PSD's style (no tool makes one), top one first as Photoshop lists them. */
-export function overlaysReport(overlays: readonly ColorOverlayEffect[]) {
-  return [...overlays].reverse().map((o) => ({ color: rgbToHex(o.color), opacity: percent(o.opacity) }));
+/**
+ * The effects only a PSD's style brings (no tool makes them): colour and gradient overlays (top one first, as
+ * Photoshop lists them), inner shadows, inner and outer glow; a blend mode other than normal named.
+ */
+export function fileEffectsReport(e: Effects | undefined) {
+  const colors = [...(e?.colorOverlays ?? [])].reverse();
+  const gradients = [...(e?.gradientOverlays ?? [])].reverse();
+  const shadows = [...(e?.innerShadows ?? [])].reverse();
+  const mode = (blend: BlendMode | undefined) => (blend && blend !== 'normal' ? { blend_mode: blend } : {});
+  const glow = (g: GlowEffect) => ({
+    size: g.size,
+    spread: g.spread,
+    color: rgbToHex(g.color),
+    opacity: percent(g.opacity),
+    range: percent(g.range),
+    ...(g.source ? { source: g.source } : {}),
+    ...mode(g.blend),
+  });
+  return {
+    ...(colors.length
+      ? {
+          color_overlay: colors.map((o) => ({
+            color: rgbToHex(o.color),
+            opacity: percent(o.opacity),
+            ...mode(o.blend),
+          })),
+        }
+      : {}),
+    ...(gradients.length
+      ? {
+          gradient_overlay: gradients.map((g) => ({
+            style: g.style,
+            angle: g.angle,
+            scale: percent(g.scale),
+            reverse: g.reverse,
+            opacity: percent(g.opacity),
+            colors: g.colors.map((c) => ({ at: percent(c.at), color: rgbToHex(c.value) })),
+            ...mode(g.blend),
+          })),
+        }
+      : {}),
+    ...(shadows.length
+      ? {
+          inner_shadow: shadows.map((d) => ({
+            distance: d.distance,
+            size: d.size,
+            angle: d.angle,
+            choke: d.spread,
+            color: rgbToHex(d.color),
+            opacity: percent(d.opacity),
+            ...mode(d.blend),
+          })),
+        }
+      : {}),
+    ...(e?.innerGlow ? { inner_glow: glow(e.innerGlow) } : {}),
+    ...(e?.outerGlow ? { outer_glow: glow(e.outerGlow) } : {}),
+  };
 }
 
 /** The layer's effects as the model sees them, in the tools' units (px, %, degrees, hex). */
 export function effectsReport(e: Effects | undefined) {
   const s = e?.stroke;
   const d = e?.dropShadow;
-  const overlays = e?.colorOverlays ?? [];
   return {
     stroke: s
       ? { size: s.size, position: s.position, color: rgbToHex(s.color), opacity: percent(s.opacity) }
       : null,
-    ...(overlays.length ? { color_overlay: overlaysReport(overlays) } : {}),
+    ...fileEffectsReport(e),
     drop_shadow: d
       ? {
           distance: d.distance,

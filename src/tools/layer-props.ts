@@ -73,7 +73,7 @@ import {
   textSummary,
   toSpecBlend,
 } from './describe.js';
-import { overlaysReport } from './effects.js';
+import { fileEffectsReport } from './effects.js';
 import { layersNamedAll } from './grouping.js';
 import {
   assertFree,
@@ -431,9 +431,7 @@ function layerDetails(state: DocState, layer: Layer): Payload {
             opacity: percent(layer.effects.dropShadow.opacity),
           }
         : null,
-      ...(layer.effects?.colorOverlays?.length
-        ? { color_overlay: overlaysReport(layer.effects.colorOverlays) }
-        : {}),
+      ...fileEffectsReport(layer.effects),
     },
   };
   switch (layer.kind) {

@@ -185,9 +185,9 @@ function buildNode(
     };
   }
 
-  // Colour overlays change the pixels the layer shows, its fill opacity taken into them (effects.ts).
-  const overlaid = overlaidRaster(layer);
-  const raster = layer.kind === 'fill' ? null : (overlaid ?? layer.raster);
+  // Colour and gradient overlays change the pixels the layer shows, its fill opacity taken into them (effects.ts).
+  const overlaid = overlaidRaster(layer, state);
+  const raster = overlaid ?? (layer.kind === 'fill' ? null : layer.raster);
   const content = intersectRect(raster ?? canvas, limit);
   const effects = effectPaints(layer, state);
   let bounds = content;
@@ -204,7 +204,7 @@ function buildNode(
     content,
     bounds,
     raster,
-    fill: layer.kind === 'fill' ? layer.color : null,
+    fill: layer.kind === 'fill' && !overlaid ? layer.color : null,
     effects,
   };
 }

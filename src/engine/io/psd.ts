@@ -46,17 +46,17 @@ import {
 import { EditorError } from '../errors.js';
 import {
   type AdjustmentLayer,
-  BLEND_MODES,
   type BlendMode,
   type CharacterSettings,
   type ColorMode,
-  type ColorOverlayEffect,
   type DocState,
   type DropShadowEffect,
   type Effects,
   type FauxStyles,
+  FILL_OVERLAY_MAX_PIXELS,
   type Guide,
   type InkTable,
+  isBlendMode,
   type Layer,
   type LayerMask,
   type Locks,
@@ -143,6 +143,7 @@ import {
   rgbaChannel,
   streamPsd,
 } from './psd-stream.js';
+import { styleEffectsOf } from './psd-styles.js';
 import { uniformOpaqueColour } from './psd-uniform.js';
 import { shapeRaster, withVectorMask } from './psd-vector-mask.js';
 import { colourInSrgb, rasterInSrgb, type SourceProfile, sourceProfile, srgbProfile } from './rgb-profile.js';
@@ -288,12 +289,6 @@ function setUpAgPsd(): void {
 /* ------------------------------------------------------------------------------------------------------------ */
 /* shared helpers                                                                                               */
 /* ------------------------------------------------------------------------------------------------------------ */
-
-const KNOWN_BLEND_MODES: ReadonlySet<string> = new Set<BlendMode>(BLEND_MODES);
-
-function isBlendMode(m: unknown): m is BlendMode {
-  return typeof m === 'string' && KNOWN_BLEND_MODES.has(m);
-}
 
 const round6 = (v: number): number => Math.round(v * 1e6) / 1e6;
 
@@ -1226,6 +1221,15 @@ const EFFECT_NAMES: Record<string, string> = {
   patternOverlay: '图案叠加',
 };
 
+/** The effects psd-styles.ts reads (and names when it does not draw them). */
+const STYLE_READ: ReadonlySet<string> = new Set([
+  'solidFill',
+  'gradientOverlay',
+  'innerGlow',
+  'outerGlow',
+  'innerShadow',
+]);
+
 /** A Photoshop solid colour fill layer covering the canvas (a fill layer here, not pixels). */
 function isSolidColorFill(
   l: AgLayer,
@@ -1283,37 +1287,28 @@ async function effectsOf(l: AgLayer, ctx: DecodeContext): Promise<Effects | unde
     };
     if (shadows.length > 1) ctx.warnings.push(`图层“${name}”有多个投影：预览只显示第一个，保存时全部保留`);
   }
-  // Colour overlays in normal mode are drawn on a pixel, text or smart layer (all of them, or none: one left out
-  // would change the others' look); a group's or a fill layer's are kept and said not to be.
-  let colorOverlays: ColorOverlayEffect[] | undefined;
-  const overlays = (fx.solidFill ?? []).filter((o) => o.enabled !== false);
-  const ownPixels = !l.children && !isSolidColorFill(l);
-  if (ownPixels && overlays.length > 0 && overlays.every((o) => (o.blendMode ?? 'normal') === 'normal')) {
-    colorOverlays = [];
-    // The file lists the top one first.
-    for (const o of [...overlays].reverse()) {
-      colorOverlays.push({
-        color: await fileColour(o.color, ctx, `图层“${name}”颜色叠加`),
-        opacity: o.opacity ?? 1,
-      });
-    }
-  }
+  // Overlays are drawn on a layer with pixels of its own and on a solid colour fill layer (whose shape is the
+  // canvas), glows and inner shadows on the first only; a group's are kept and said not to be.
+  const fill = isSolidColorFill(l);
+  const canDraw = !l.children && (!fill || ctx.psd.width * ctx.psd.height <= FILL_OVERLAY_MAX_PIXELS);
+  const styled = await styleEffectsOf(l, canDraw, !fill, name, {
+    colour: (c, what) => fileColour(c, ctx, what),
+    px: (u) => round6(unitsToPx(u, ctx.dpi)),
+    globalAngle: ctx.psd.imageResources?.globalAngle,
+  });
+  const { undrawn: styleUndrawn, ...drawn } = styled;
   const dropped = Object.keys(EFFECT_NAMES).filter((k) => {
-    if (k === 'solidFill' && colorOverlays) return false;
+    if (STYLE_READ.has(k)) return false;
     const v = (fx as Record<string, unknown>)[k];
     const list = Array.isArray(v) ? v : v ? [v] : [];
     return list.some((e) => (e as { enabled?: boolean }).enabled !== false);
   });
-  if (dropped.length > 0) {
-    const names = dropped.map((k) => EFFECT_NAMES[k]).join('、');
-    ctx.warnings.push(`图层“${name}”的图层样式（${names}）预览不显示，保存时原样保留`);
+  const undrawn = [...styleUndrawn, ...dropped.map((k) => EFFECT_NAMES[k])];
+  if (undrawn.length > 0) {
+    ctx.warnings.push(`图层“${name}”的图层样式（${undrawn.join('、')}）预览不显示，保存时原样保留`);
   }
-  if (!stroke && !dropShadow && !colorOverlays) return undefined;
-  return {
-    ...(stroke ? { stroke } : {}),
-    ...(dropShadow ? { dropShadow } : {}),
-    ...(colorOverlays ? { colorOverlays } : {}),
-  };
+  if (!stroke && !dropShadow && Object.keys(drawn).length === 0) return undefined;
+  return { ...(stroke ? { stroke } : {}), ...(dropShadow ? { dropShadow } : {}), ...drawn };
 }
 
 /** The smart transform placing a `w × h` source at the corners TL, TR, BR, BL; undefined when not affine. */

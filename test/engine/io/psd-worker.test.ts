@@ -154,16 +154,16 @@ describe('a PSD written or read by the worker', () => {
       height: 8,
       children: [
         {
-          name: '外发光',
+          name: '浮雕',
           imageData: { width: 4, height: 4, data },
           fillOpacity: 0.5,
-          effects: { outerGlow: { enabled: true, size: { units: 'Pixels', value: 3 } } },
+          effects: { bevel: { enabled: true, size: { units: 'Pixels', value: 3 } } },
         },
       ],
     });
     const opened = await decodePsdOffThread(file);
     expect(opened.warnings).toEqual((await decodePsd(file)).warnings);
-    // The outer glow is dropped with a warning; the fill opacity is kept (and crosses from the worker): the
+    // The bevel is kept and not drawn, with a warning; the fill opacity is kept (and crosses from the worker): the
     // byte 127, as ag-psd truncates 0.5 × 255.
     expect(opened.warnings).toHaveLength(1);
     expect([...opened.state.layers.values()][0]?.fillOpacity).toBe(127 / 255);

@@ -297,12 +297,12 @@ describe('decodePsd of other files', () => {
       children: [
         { name: '普通', left: 0, top: 0, imageData: { width: 4, height: 4, data }, blendMode: 'screen' },
         {
-          name: '外发光',
+          name: '浮雕',
           left: 2,
           top: 2,
           imageData: { width: 4, height: 4, data },
           effects: {
-            outerGlow: { enabled: true, size: { units: 'Pixels', value: 3 } },
+            bevel: { enabled: true, size: { units: 'Pixels', value: 3 } },
             stroke: [{ enabled: true, fillType: 'gradient', size: { units: 'Pixels', value: 2 } }],
           },
         },
@@ -312,7 +312,7 @@ describe('decodePsd of other files', () => {
     const [a, b] = flattenState(state);
     expect(a?.blend).toBe('screen');
     expect(b?.effects).toBeUndefined();
-    expect(warnings.some((w) => w.includes('外发光') && w.includes('图层样式'))).toBe(true);
+    expect(warnings.some((w) => w.includes('斜面和浮雕') && w.includes('图层样式'))).toBe(true);
     expect(warnings.some((w) => w.includes('描边'))).toBe(true);
 
     // A blend key no reader knows: ag-psd refuses the file, we say why.
