@@ -5,6 +5,7 @@
  * decode.
  */
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -840,5 +841,33 @@ describe('effects the preview does not draw, beside ones it does', () => {
     await ok(s, 'move_layer', { name: '图标', dx: 2, dy: 0 });
     await ok(s, 'save_document_as', { path: 'moved.psd' });
     expect((await strokeOf('moved.psd'))?.stroke?.map((e) => e.fillType)).toEqual(['gradient']);
+  });
+
+  it('keeps the patterns a pattern overlay names, through a save and the session kept on disk', async () => {
+    // Saved without them, Photoshop would find the overlay naming a pattern the file no longer holds.
+    const s = newSession();
+    const file = readFileSync(
+      new URL('../fixtures/photoshop-effects/pattern-overlay-1.psd', import.meta.url),
+    );
+    await s.workspace.writeAtomic('pattern.psd', file);
+    const opened = await ok(s, 'open_document', { path: 'pattern.psd' });
+    expect(warningsOf(opened)).toContainEqual(expect.stringMatching(/图案叠加.*保存时原样保留/));
+    await ok(s, 'move_layer', { name: 'Star 1', dx: 3, dy: 0 });
+    await ok(s, 'save_document_as', { path: 'saved.psd' });
+    const patterns = (psd: AgPsd) =>
+      (psd.patterns ?? []).map((p) => ({ id: p.id, name: p.name, w: p.bounds.w }));
+    const original = readPsd(file, { skipLayerImageData: true, skipCompositeImageData: true });
+    const saved = await agRead(s, 'saved.psd');
+    expect(patterns(saved)).toEqual(patterns(original));
+    expect(patterns(saved)).toHaveLength(1);
+    expect(Buffer.from(saved.patterns![0]!.data).equals(Buffer.from(original.patterns![0]!.data))).toBe(true);
+    expect(agLayer(saved, 'Star 1').effects?.patternOverlay?.pattern?.id).toBe(original.patterns![0]!.id);
+    // What the session's journal snapshots and a recovery restores carries them too.
+    const encoded = encodeState(s.state, new BufferNames('t'));
+    const files = new Map(encoded.fresh.map((f) => [f.name, Uint8Array.from(f.bytes)]));
+    const restored = newSession(s.workspace.root);
+    restored.restore(decodeState(encoded.json, (ref) => files.get(ref.name)!) as Session['state']);
+    await ok(restored, 'save_document_as', { path: 'again.psd' });
+    expect(patterns(await agRead(restored, 'again.psd'))).toEqual(patterns(original));
   });
 });

@@ -75,6 +75,9 @@ export function psdDocumentOf(psd: AgPsd): Pick<DocState, 'psdDocument'> {
   const out: Record<string, unknown> = {};
   if (Object.keys(imageResources).length > 0) out.imageResources = imageResources;
   if (psd.artboards) out.artboards = psd.artboards;
+  // The patterns the file's pattern overlays, strokes and fill layers name: written back, or they would name
+  // patterns the file no longer holds.
+  if (psd.patterns?.length) out.patterns = psd.patterns;
   return Object.keys(out).length > 0 ? { psdDocument: out } : {};
 }
 
@@ -115,7 +118,8 @@ export function xmpOfState(xmp: string, state: DocState): string {
 /** The carried document fields other than image resources (artboards), for the ag-psd document. */
 export function carriedDocumentFields(state: DocState): Partial<AgPsd> {
   const artboards = state.psdDocument?.artboards as AgPsd['artboards'];
-  return artboards ? { artboards } : {};
+  const patterns = state.psdDocument?.patterns as AgPsd['patterns'];
+  return { ...(artboards ? { artboards } : {}), ...(patterns ? { patterns } : {}) };
 }
 
 /** The document's global light angle, as the file stated it (drop shadows that "use global light" follow it). */
