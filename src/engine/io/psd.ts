@@ -2280,6 +2280,16 @@ export async function decodePsd(buf: Buffer | Uint8Array, opts: DecodePsdOptions
       'PSD 为灰度模式，已转换为 RGB 颜色，保存时为 RGB（需要灰度文件时请在 Photoshop 中转回灰度）',
       '灰度模式（保存为 RGB）',
     );
+  // Spot and alpha channels: ag-psd reads the colour channels and the transparency only, and writes no others.
+  const extra = (psd.imageResources?.alphaChannelNames ?? []).filter((n) => n.length > 0);
+  if (extra.length > 0) {
+    const names = extra.map((n) => `“${n}”`).join('、');
+    lose(
+      notes,
+      `PSD 有 ${extra.length} 个额外通道（专色或 Alpha 通道）：${names}。Atelier 不读取它们，预览不显示，保存时不会保留；印刷需要它们时请在 Photoshop 中完成`,
+      `额外通道（专色或 Alpha 通道）${names}`,
+    );
+  }
 
   const res = psd.imageResources?.resolutionInfo;
   let dpi = 72;
