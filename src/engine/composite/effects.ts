@@ -498,27 +498,10 @@ function renderStroke(raster: Raster, mask: LayerMask | null, content: Rect, s: 
  * so it never shows through a semi-transparent layer.
  */
 function renderShadow(raster: Raster, mask: LayerMask | null, content: Rect, s: DropShadowEffect): Raster {
-  const g = shadowGeometry(s);
-  const unshifted = growRect(content, g.pad);
-  const w = unshifted.w;
-  const h = unshifted.h;
-  const a = matteOf(raster, mask, unshifted);
-  const matte = a.slice();
-  if (g.spread > 0) {
-    const d = distanceTransform(w, h, (i) => a[i]! >= 0.5);
-    for (let i = 0; i < matte.length; i++)
-      matte[i] = Math.max(matte[i]!, Math.min(1, Math.max(0, g.spread + 1 - d[i]!)));
-  }
-  boxBlur3(matte, w, h, g.radii);
-  // Knock out under the layer: the shadow pixel at document (x, y) came from matte (x − dx, y − dy) but sits
-  // under layer alpha a(x, y).
-  for (let y = 0; y < h; y++) {
-    const ly = y + g.dy;
-    for (let x = 0; x < w; x++) {
-      const lx = x + g.dx;
-      if (lx >= 0 && lx < w && ly >= 0 && ly < h)
-        matte[y * w + x] = matte[y * w + x]! * (1 - a[ly * w + lx]!);
-    }
-  }
-  return colorRaster({ ...unshifted, x: unshifted.x + g.dx, y: unshifted.y + g.dy }, s.color, matte);
+  const at = shadowRect(content, s);
+  const shadow = blurredMatte({ raster, mask }, at, s, false);
+  // Knocked out under the layer: each shadow pixel sits under the layer's alpha at its own place.
+  const under = matteOf(raster, mask, at);
+  for (let i = 0; i < shadow.length; i++) shadow[i] = shadow[i]! * (1 - under[i]!);
+  return colorRaster(at, s.color, shadow);
 }
