@@ -3,7 +3,7 @@
  * image), both over white, channel by channel.
  */
 import { readFileSync } from 'node:fs';
-import { readPsd } from 'ag-psd';
+import { type Layer, readPsd, writePsdBuffer } from 'ag-psd';
 import { expect } from 'vitest';
 import { renderDocument } from '../../src/engine/composite/compositor.js';
 import { decodePsd } from '../../src/engine/io/psd.js';
@@ -41,4 +41,21 @@ export async function againstPhotoshopComposite(file: URL): Promise<CompositeDif
   }
   const n = (ref.data.length / 4) * 3;
   return { max, mean: sum / n, off: off / n, warnings };
+}
+
+/**
+ * A PSD (ag-psd's writing) with one 32 × 32 grey square at (8, 8) on a 48 × 48 canvas, carrying `effects`: what a
+ * test of an effect Atelier does not draw opens. ag-psd must have been set up to write pixels (decodePsd does it).
+ */
+export function styledSquarePsd(name: string, effects: NonNullable<Layer['effects']>): Buffer {
+  const data = new Uint8ClampedArray(32 * 32 * 4).fill(200);
+  return Buffer.from(
+    writePsdBuffer({
+      width: 48,
+      height: 48,
+      children: [
+        { name, top: 8, left: 8, imageData: { width: 32, height: 32, data, colorSpace: 'srgb' }, effects },
+      ],
+    } as never),
+  );
 }

@@ -6,10 +6,10 @@
  * white, as the colour overlays are. Before, none was drawn: 6–122 levels off on average.
  */
 import { readFileSync } from 'node:fs';
-import { readPsd, writePsdBuffer } from 'ag-psd';
+import { readPsd } from 'ag-psd';
 import { describe, expect, it } from 'vitest';
 import { BLEND_MODES } from '../../../src/engine/model.js';
-import { againstPhotoshopComposite } from '../../support/photoshop-composite.js';
+import { againstPhotoshopComposite, styledSquarePsd } from '../../support/photoshop-composite.js';
 import { newSession, ok } from '../../support/session.js';
 
 const DIR = new URL('../../fixtures/photoshop-effects/', import.meta.url);
@@ -61,24 +61,13 @@ describe("gradient overlays against Photoshop's composite", () => {
     await ok(s, 'open_document', { path: 'normal.psd' });
     const overlay = readBack(readFileSync(new URL('effect-normal.psd', DIR)), 'Background').effects!
       .gradientOverlay![0]!;
-    const data = new Uint8ClampedArray(32 * 32 * 4).fill(200);
-    const psd = {
-      width: 32,
-      height: 32,
-      children: [
-        {
-          name: 'Radial',
-          top: 0,
-          left: 0,
-          imageData: { width: 32, height: 32, data, colorSpace: 'srgb' as const },
-          effects: { gradientOverlay: [{ ...overlay, type: 'radial' as const }] },
-        },
-      ],
-    };
-    await s.workspace.writeAtomic('radial.psd', writePsdBuffer(psd as never));
+    await s.workspace.writeAtomic(
+      'radial.psd',
+      styledSquarePsd('Radial', { gradientOverlay: [{ ...overlay, type: 'radial' }] }),
+    );
     const opened = await ok(s, 'open_document', { path: 'radial.psd' });
     expect(JSON.stringify(opened.warnings)).toMatch(/渐变叠加（径向渐变）/);
-    const pixel = await ok(s, 'get_pixel_color', { x: 16, y: 16 });
+    const pixel = await ok(s, 'get_pixel_color', { x: 24, y: 24 });
     expect(JSON.stringify(pixel)).toMatch(/#c8c8c8/i);
     await ok(s, 'save_document_as', { path: 'radial-saved.psd' });
     const saved = readBack(await s.workspace.read('radial-saved.psd'), 'Radial');

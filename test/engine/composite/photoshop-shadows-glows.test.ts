@@ -6,9 +6,9 @@
  * were kept and not drawn (2–18 levels off on average), and shadows blurred by size / 3 were 0.4–2.6 off.
  */
 import { readFileSync } from 'node:fs';
-import { readPsd, writePsdBuffer } from 'ag-psd';
+import { readPsd } from 'ag-psd';
 import { describe, expect, it } from 'vitest';
-import { againstPhotoshopComposite } from '../../support/photoshop-composite.js';
+import { againstPhotoshopComposite, styledSquarePsd } from '../../support/photoshop-composite.js';
 import { newSession, ok } from '../../support/session.js';
 
 const DIR = new URL('../../fixtures/photoshop-effects/', import.meta.url);
@@ -67,21 +67,10 @@ describe("shadows and glows against Photoshop's composite", () => {
       useImageData: true,
     });
     const glow = file.children!.find((l) => l.name === 'Star 1')!.effects!.outerGlow!;
-    const data = new Uint8ClampedArray(32 * 32 * 4).fill(200);
-    const psd = {
-      width: 48,
-      height: 48,
-      children: [
-        {
-          name: 'Precise',
-          top: 8,
-          left: 8,
-          imageData: { width: 32, height: 32, data, colorSpace: 'srgb' as const },
-          effects: { outerGlow: { ...glow, technique: 'precise' } },
-        },
-      ],
-    };
-    await s.workspace.writeAtomic('precise.psd', writePsdBuffer(psd as never));
+    await s.workspace.writeAtomic(
+      'precise.psd',
+      styledSquarePsd('Precise', { outerGlow: { ...glow, technique: 'precise' } as never }),
+    );
     const opened = await ok(s, 'open_document', { path: 'precise.psd' });
     expect(JSON.stringify(opened.warnings)).toMatch(/外发光（精确方法）/);
     // Nothing drawn around the layer: a glow of that size would reach this pixel.
