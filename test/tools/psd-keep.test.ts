@@ -116,6 +116,14 @@ async function probe(s: Session, rel: string): Promise<Probe> {
   return JSON.parse(stdout) as Probe;
 }
 
+/** The data of the first additional layer information block `key` of a PSD ('8BIM', the key, its length, it). */
+function layerInfoBlock(bytes: Uint8Array, key: string): Buffer {
+  const b = Buffer.from(bytes);
+  const at = b.indexOf(`8BIM${key}`, 0, 'latin1');
+  expect(at).toBeGreaterThan(0);
+  return b.subarray(at + 12, at + 12 + b.readUInt32BE(at + 8));
+}
+
 async function agRead(s: Session, rel: string): Promise<AgPsd> {
   return readPsd(await s.workspace.read(rel), { skipLayerImageData: true, skipCompositeImageData: true });
 }
@@ -880,5 +888,50 @@ describe('effects the preview does not draw, beside ones it does', () => {
     expect(warningsOf(opened)).toContainEqual(expect.stringMatching(said));
     const saved = await ok(s, 'save_document_as', { path: 'saved.psd' });
     expect(warningsOf(saved)).toContainEqual(expect.stringMatching(/额外通道（专色或 Alpha 通道）“blue”/));
+  });
+
+  it('saves a file whose pattern stroke is linked with its layer, which ag-psd could not write', async () => {
+    // Photoshop's blend-mode file: its Background's style holds a switched-off pattern stroke with "Link with
+    // Layer" on. Every save failed ("Invalid integer value: true, key: Lnkd").
+    const s = newSession();
+    const file = readFileSync(new URL('../fixtures/photoshop-effects/effect-multiply.psd', import.meta.url));
+    await s.workspace.writeAtomic('linked.psd', file);
+    await ok(s, 'open_document', { path: 'linked.psd' });
+    const saved = await ok(s, 'save_document_as', { path: 'saved.psd' });
+    expect(warningsOf(saved)).toContainEqual(expect.stringMatching(/图案描边的“与图层链接”设置无法写入/));
+    const strokes = (psd: AgPsd) =>
+      agLayer(psd, 'Background').effects?.stroke?.map((e) => [e.enabled, e.fillType, e.pattern?.id]);
+    const original = readPsd(file, { skipLayerImageData: true, skipCompositeImageData: true });
+    expect(strokes(await agRead(s, 'saved.psd'))).toEqual(strokes(original));
+    expect(agLayer(await agRead(s, 'saved.psd'), 'Background').effects?.gradientOverlay).toHaveLength(1);
+  });
+
+  it('saves a Photoshop 2022+ gradient map with its interpolation method, byte for byte', async () => {
+    // ag-psd read every method as Perceptual and could not write one: every save of such a file failed.
+    const s = newSession();
+    const file = readFileSync(new URL('../fixtures/psd-tools/gradient-map-v3-linear.psd', import.meta.url));
+    await s.workspace.writeAtomic('map.psd', file);
+    await ok(s, 'open_document', { path: 'map.psd' });
+    await ok(s, 'save_document_as', { path: 'saved.psd' });
+    const block = (bytes: Uint8Array) => layerInfoBlock(bytes, 'grdm');
+    const saved = await s.workspace.read('saved.psd');
+    // Version 3, then the reverse and dither bytes, then the method's four letters.
+    expect(block(saved).subarray(4, 8).toString('latin1')).toBe('Lnr ');
+    expect(block(saved).equals(block(file))).toBe(true);
+    const map = (await agRead(s, 'saved.psd')).children!.find((l) => l.adjustment)!;
+    expect(map.adjustment).toMatchObject({ type: 'gradient map', method: 'linear' });
+  });
+
+  it('writes a Levels layer as Photoshop lays it out, which psd-tools reads', async () => {
+    // ag-psd wrote 63 records and no 'Lvls' marker: psd-tools refused the file at the 30th ("Invalid signature").
+    const s = newSession();
+    const file = readFileSync(new URL('../fixtures/photoshop-adjustments/levels-rgb-1.psd', import.meta.url));
+    await s.workspace.writeAtomic('levels.psd', file);
+    await ok(s, 'open_document', { path: 'levels.psd' });
+    await ok(s, 'save_document_as', { path: 'saved.psd' });
+    const block = (bytes: Uint8Array) => layerInfoBlock(bytes, 'levl');
+    expect(block(await s.workspace.read('saved.psd')).equals(block(file))).toBe(true);
+    const seen = await probe(s, 'saved.psd');
+    expect(Object.values(seen.layers).map((l) => l.kind)).toContain('levels');
   });
 });

@@ -258,3 +258,22 @@ export function styleToWrite(
   }
   return out;
 }
+
+/**
+ * `fx` as ag-psd can write it. ag-psd 31 reads a pattern stroke's "Link with Layer" flag (the descriptor's Lnkd, a
+ * boolean) but knows no type for that key when writing, takes it for an integer and refuses the boolean: every
+ * save of such a file failed. The flag is left out (Photoshop then applies its default) and the save says so.
+ */
+export function writableStyle(fx: AgEffects, name: string, warnings: string[]): AgEffects {
+  const linked = fx.stroke?.some((s) => s.pattern && 'linked' in s.pattern);
+  if (!linked) return fx;
+  warnings.push(`图层“${name}”的图案描边的“与图层链接”设置无法写入 PSD：保存的文件按 Photoshop 的默认处理`);
+  return {
+    ...fx,
+    stroke: fx.stroke!.map((s) => {
+      if (!s.pattern || !('linked' in s.pattern)) return s;
+      const { linked: _linked, ...pattern } = s.pattern as typeof s.pattern & { linked?: boolean };
+      return { ...s, pattern };
+    }),
+  };
+}

@@ -29,7 +29,14 @@ import {
 import { infoHandlersMap } from 'ag-psd/dist/additionalInfo.js';
 import { toBlendMode } from 'ag-psd/dist/helpers.js';
 import { readUint32 } from 'ag-psd/dist/psdReader.js';
-import { writeUint32 } from 'ag-psd/dist/psdWriter.js';
+import {
+  createWriter,
+  getWriterBufferNoCopy,
+  writeBytes,
+  writeSignature,
+  writeUint16,
+  writeUint32,
+} from 'ag-psd/dist/psdWriter.js';
 import { WARP_BEND_MAX } from '../../registry/tools/text-params.js';
 import { undrawnReason } from '../adjust/layer.js';
 import { adjustmentName } from '../adjust/names.js';
@@ -117,6 +124,7 @@ import {
   maskExtras,
   psdDocumentOf,
   styleToWrite,
+  writableStyle,
 } from './psd-carry.js';
 import {
   CMYK_COLOR_MODE,
@@ -284,6 +292,88 @@ function setUpAgPsd(): void {
       writeUint32(writer, flags >>> 0);
     };
   }
+  patchGradientMapMethod();
+  patchLevelsLayout();
+}
+
+/**
+ * A Levels block as Photoshop writes it: version 2 and 29 records (composite, red, green, blue, then unused), then
+ * 'Lvls', version 3, the count of all records (62) and the 33 more, and two bytes of padding. ag-psd 31 writes 63
+ * records after the version and no 'Lvls', which psd-tools refuses to read ("Invalid signature") at the 30th:
+ * a file saved with a Levels layer could not be opened there. The records are ag-psd's; only the layout is fixed.
+ */
+function patchLevelsLayout(): void {
+  const levl = infoHandlersMap.levl;
+  if (!levl) return;
+  const { write } = levl;
+  levl.write = (writer, target, psd, options) => {
+    const block = createWriter();
+    write(block, target, psd, options);
+    const records = getWriterBufferNoCopy(block).subarray(2);
+    const unused = records.subarray(records.length - 10);
+    writeUint16(writer, 2);
+    writeBytes(writer, records.subarray(0, 29 * 10));
+    writeSignature(writer, 'Lvls');
+    writeUint16(writer, 3);
+    writeUint16(writer, 62);
+    for (let i = 0; i < 62 - 29; i++) writeBytes(writer, unused);
+    writeUint16(writer, 0);
+  };
+}
+
+/** Photoshop's four letters for a gradient's interpolation method, by ag-psd's name for it. */
+const GRADIENT_METHOD_CODES: Readonly<Record<string, string>> = {
+  classic: 'Gcls',
+  perceptual: 'Perc',
+  linear: 'Lnr ',
+  smooth: 'Smoo',
+};
+
+/**
+ * A gradient map (Photoshop 2022+, its block's version 3) holds its interpolation method as four letters after the
+ * reverse and dither bytes. ag-psd 31 decodes them as a descriptor enum, so it reads every method as Perceptual,
+ * and writes the enum's long form where four letters go, which it refuses: every save of such a file failed. The
+ * letters are read here, and written by ag-psd's own writer made to write a version 1 block, then put back.
+ */
+function patchGradientMapMethod(): void {
+  const grdm = infoHandlersMap.grdm;
+  if (!grdm) return;
+  const { read, write } = grdm;
+  grdm.read = (reader, target, left, psd, resources) => {
+    const at = reader.offset;
+    const v = reader.view;
+    const letters =
+      v.getUint16(at) >= 3 && v.getUint8(at + 4) !== 0
+        ? String.fromCharCode(v.getUint8(at + 4), v.getUint8(at + 5), v.getUint8(at + 6), v.getUint8(at + 7))
+        : undefined;
+    read(reader, target, left, psd, resources);
+    const adjustment = target.adjustment as { method?: string; methodCode?: string } | undefined;
+    if (!adjustment || letters === undefined) return;
+    const method = Object.keys(GRADIENT_METHOD_CODES).find((m) => GRADIENT_METHOD_CODES[m] === letters);
+    if (method) adjustment.method = method;
+    else {
+      // A method ag-psd has no name for (Stripes): its letters are kept as read.
+      delete adjustment.method;
+      adjustment.methodCode = letters;
+    }
+  };
+  grdm.write = (writer, target, psd, options) => {
+    const adjustment = target.adjustment as { method?: string; methodCode?: string } | undefined;
+    const letters = adjustment?.methodCode ?? GRADIENT_METHOD_CODES[adjustment?.method ?? ''];
+    if (!adjustment || letters === undefined) {
+      write(writer, target, psd, options);
+      return;
+    }
+    const { method: _method, methodCode: _code, ...rest } = adjustment;
+    const block = createWriter();
+    write(block, { ...target, adjustment: rest as never }, psd, options);
+    const bytes = getWriterBufferNoCopy(block);
+    // Version 3, the reverse and dither bytes, the method's letters, then the rest as version 1 has it.
+    writeUint16(writer, 3);
+    writeBytes(writer, bytes.subarray(2, 4));
+    writeSignature(writer, letters);
+    writeBytes(writer, bytes.subarray(4));
+  };
 }
 
 /* ------------------------------------------------------------------------------------------------------------ */
@@ -496,7 +586,7 @@ async function layerToAg(ctx: EncodeContext, id: number): Promise<AgLayer> {
   if (layer.mask) out.mask = maskToAg(layer.mask);
   const ours = layer.effects ? await effectsToAg(ctx, layer.effects) : undefined;
   const fx = styleToWrite(layer, ours, globalAngleOf(state));
-  if (fx) out.effects = fx;
+  if (fx) out.effects = writableStyle(fx, layer.name, warnings);
   // The mask's channel follows the colour channels, as ag-psd and Photoshop order them.
   const m = layer.mask;
   const maskChannels = m
