@@ -29,14 +29,7 @@ import {
 import { infoHandlersMap } from 'ag-psd/dist/additionalInfo.js';
 import { toBlendMode } from 'ag-psd/dist/helpers.js';
 import { readUint32 } from 'ag-psd/dist/psdReader.js';
-import {
-  createWriter,
-  getWriterBufferNoCopy,
-  writeBytes,
-  writeSignature,
-  writeUint16,
-  writeUint32,
-} from 'ag-psd/dist/psdWriter.js';
+import { writeBytes, writeUint32 } from 'ag-psd/dist/psdWriter.js';
 import { WARP_BEND_MAX } from '../../registry/tools/text-params.js';
 import { undrawnReason } from '../adjust/layer.js';
 import { adjustmentName } from '../adjust/names.js';
@@ -293,32 +286,67 @@ function setUpAgPsd(): void {
     };
   }
   patchGradientMapMethod();
-  patchLevelsLayout();
+  keepAdjustmentBlocks();
 }
 
+/** Layer record `l`'s adjustment, with the blocks that held it in the file (keepAdjustmentBlocks). */
+function withFileBlocks(l: AgLayer): AdjustmentLayer['adjustment'] {
+  const adjustment = l.adjustment as unknown as AdjustmentLayer['adjustment'];
+  const fileBlocks = adjustmentBlocks.get(l);
+  return (fileBlocks ? { ...adjustment, fileBlocks } : adjustment) as AdjustmentLayer['adjustment'];
+}
+
+/** The blocks of an adjustment layer's settings, by key: Photoshop's own layouts of each adjustment. */
+const ADJUSTMENT_BLOCKS = [
+  'brit',
+  'CgEd',
+  'levl',
+  'curv',
+  'expA',
+  'vibA',
+  'hue2',
+  'blnc',
+  'blwh',
+  'phfl',
+  'mixr',
+  'clrL',
+  'nvrt',
+  'post',
+  'thrs',
+  'grdm',
+  'selc',
+] as const;
+
+/** Each layer record's adjustment blocks as the file had them (withFileBlocks). */
+const adjustmentBlocks = new WeakMap<object, Record<string, Uint8Array>>();
+
 /**
- * A Levels block as Photoshop writes it: version 2 and 29 records (composite, red, green, blue, then unused), then
- * 'Lvls', version 3, the count of all records (62) and the 33 more, and two bytes of padding. ag-psd 31 writes 63
- * records after the version and no 'Lvls', which psd-tools refuses to read ("Invalid signature") at the 30th:
- * a file saved with a Levels layer could not be opened there. The records are ag-psd's; only the layout is fixed.
+ * Atelier never changes an adjustment layer's settings, so each of its blocks is written back as the file had it.
+ * ag-psd re-encodes them from what it read and loses on the way: a Levels block written with 63 records and no
+ * 'Lvls' (psd-tools refused the file), a Channel Mixer's fourth coefficients dropped, Brightness/Contrast's legacy
+ * block filled where Photoshop leaves it empty, a gradient map's method that it could not write (the save failed).
+ * A block is kept only while the adjustment it was read with is the layer's (`fileBlocks` on that record).
  */
-function patchLevelsLayout(): void {
-  const levl = infoHandlersMap.levl;
-  if (!levl) return;
-  const { write } = levl;
-  levl.write = (writer, target, psd, options) => {
-    const block = createWriter();
-    write(block, target, psd, options);
-    const records = getWriterBufferNoCopy(block).subarray(2);
-    const unused = records.subarray(records.length - 10);
-    writeUint16(writer, 2);
-    writeBytes(writer, records.subarray(0, 29 * 10));
-    writeSignature(writer, 'Lvls');
-    writeUint16(writer, 3);
-    writeUint16(writer, 62);
-    for (let i = 0; i < 62 - 29; i++) writeBytes(writer, unused);
-    writeUint16(writer, 0);
-  };
+function keepAdjustmentBlocks(): void {
+  for (const key of ADJUSTMENT_BLOCKS) {
+    const handler = infoHandlersMap[key];
+    if (!handler) continue;
+    const { read, write } = handler;
+    handler.read = (reader, target, left, psd, resources) => {
+      const from = reader.view.byteOffset + reader.offset;
+      const bytes = new Uint8Array(reader.view.buffer.slice(from, from + left()));
+      read(reader, target, left, psd, resources);
+      const kept = adjustmentBlocks.get(target) ?? {};
+      kept[key] = bytes;
+      adjustmentBlocks.set(target, kept);
+    };
+    handler.write = (writer, target, psd, options) => {
+      const raw = (target.adjustment as { fileBlocks?: Record<string, Uint8Array> } | undefined)
+        ?.fileBlocks?.[key];
+      if (raw) writeBytes(writer, raw);
+      else write(writer, target, psd, options);
+    };
+  }
 }
 
 /** Photoshop's four letters for a gradient's interpolation method, by ag-psd's name for it. */
@@ -331,14 +359,14 @@ const GRADIENT_METHOD_CODES: Readonly<Record<string, string>> = {
 
 /**
  * A gradient map (Photoshop 2022+, its block's version 3) holds its interpolation method as four letters after the
- * reverse and dither bytes. ag-psd 31 decodes them as a descriptor enum, so it reads every method as Perceptual,
- * and writes the enum's long form where four letters go, which it refuses: every save of such a file failed. The
- * letters are read here, and written by ag-psd's own writer made to write a version 1 block, then put back.
+ * reverse and dither bytes. ag-psd 31 decodes them as a descriptor enum, so it reads every method as Perceptual (and
+ * writes the enum's long form where four letters go, which it refuses: keepAdjustmentBlocks writes the file's own
+ * block instead). The letters are read here.
  */
 function patchGradientMapMethod(): void {
   const grdm = infoHandlersMap.grdm;
   if (!grdm) return;
-  const { read, write } = grdm;
+  const { read } = grdm;
   grdm.read = (reader, target, left, psd, resources) => {
     const at = reader.offset;
     const v = reader.view;
@@ -356,23 +384,6 @@ function patchGradientMapMethod(): void {
       delete adjustment.method;
       adjustment.methodCode = letters;
     }
-  };
-  grdm.write = (writer, target, psd, options) => {
-    const adjustment = target.adjustment as { method?: string; methodCode?: string } | undefined;
-    const letters = adjustment?.methodCode ?? GRADIENT_METHOD_CODES[adjustment?.method ?? ''];
-    if (!adjustment || letters === undefined) {
-      write(writer, target, psd, options);
-      return;
-    }
-    const { method: _method, methodCode: _code, ...rest } = adjustment;
-    const block = createWriter();
-    write(block, { ...target, adjustment: rest as never }, psd, options);
-    const bytes = getWriterBufferNoCopy(block);
-    // Version 3, the reverse and dither bytes, the method's letters, then the rest as version 1 has it.
-    writeUint16(writer, 3);
-    writeBytes(writer, bytes.subarray(2, 4));
-    writeSignature(writer, letters);
-    writeBytes(writer, bytes.subarray(4));
   };
 }
 
@@ -1890,7 +1901,7 @@ async function layerFromAg(l: AgLayer, ctx: DecodeContext, isBottom: boolean): P
       ...base,
       ...extras,
       kind: 'adjustment',
-      adjustment: l.adjustment as unknown as AdjustmentLayer['adjustment'],
+      adjustment: withFileBlocks(l),
     });
     const reason = l.hidden
       ? undefined
