@@ -922,16 +922,26 @@ describe('effects the preview does not draw, beside ones it does', () => {
     expect(map.adjustment).toMatchObject({ type: 'gradient map', method: 'linear' });
   });
 
-  it('writes a Levels layer as Photoshop lays it out, which psd-tools reads', async () => {
-    // ag-psd wrote 63 records and no 'Lvls' marker: psd-tools refused the file at the 30th ("Invalid signature").
-    const s = newSession();
-    const file = readFileSync(new URL('../fixtures/photoshop-adjustments/levels-rgb-1.psd', import.meta.url));
-    await s.workspace.writeAtomic('levels.psd', file);
-    await ok(s, 'open_document', { path: 'levels.psd' });
-    await ok(s, 'save_document_as', { path: 'saved.psd' });
-    const block = (bytes: Uint8Array) => layerInfoBlock(bytes, 'levl');
-    expect(block(await s.workspace.read('saved.psd')).equals(block(file))).toBe(true);
-    const seen = await probe(s, 'saved.psd');
-    expect(Object.values(seen.layers).map((l) => l.kind)).toContain('levels');
+  it("writes adjustment layers back with the file's own blocks, which psd-tools reads", async () => {
+    // ag-psd re-encoded them: Levels with 63 records and no 'Lvls' (psd-tools refused the file at the 30th),
+    // Brightness/Contrast's legacy block filled where Photoshop leaves it empty.
+    const dir = new URL('../fixtures/photoshop-adjustments/', import.meta.url);
+    for (const [name, key] of [
+      ['levels-rgb-1.psd', 'levl'],
+      ['brightnesscontrast-b+150-c0.psd', 'brit'],
+      ['curves-rgb-r.psd', 'curv'],
+      ['colorbalance-s+50_0_-50-m0_0_0-h0_0_0.psd', 'blnc'],
+      ['huesaturation-colorize.psd', 'hue2'],
+    ] as const) {
+      const s = newSession();
+      const file = readFileSync(new URL(name, dir));
+      await s.workspace.writeAtomic('in.psd', file);
+      await ok(s, 'open_document', { path: 'in.psd' });
+      await ok(s, 'move_layer', { name: 'Ellipse 1', dx: 1, dy: 0 });
+      await ok(s, 'save_document_as', { path: 'saved.psd' });
+      const saved = await s.workspace.read('saved.psd');
+      expect(layerInfoBlock(saved, key).equals(layerInfoBlock(file, key)), name).toBe(true);
+      expect(Object.keys((await probe(s, 'saved.psd')).layers), name).toHaveLength(3);
+    }
   });
 });
