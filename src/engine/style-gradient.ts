@@ -4,9 +4,9 @@
  * description of them is published:
  * - Classic at Smoothness 100 % is not straight between stops: each channel follows a cubic Hermite spline through
  *   the stops, the slope at an inner stop half the difference of its neighbours, at an end stop half the
- *   difference to its one neighbour, in units of a segment (Catmull-Rom), clamped. That reads 29 files within 0.9
+ *   difference to its one neighbour, in units of a segment (Catmull-Rom), clamped. That reads 29 files within 1
  *   level on average; straight segments are 3–5 levels off, 18 at most.
- * - Smooth (Photoshop 2026's default) is the same spline run in Oklab: within 0.5 level on average on 6 files, 18 at
+ * - Smooth (Photoshop 2026's default) is the same spline run in Oklab: within 0.6 level on average on 6 files, 12 at
  *   most at a few pixels; in sRGB it is 1–3 levels off on average, 70 at most.
  * Smoothness 0 % is straight segments (Photoshop's documentation); between the two the mix is taken as linear, and a
  * stop's midpoint as bending its segment by a power, as the Gradient tool's does — neither has a file to check it

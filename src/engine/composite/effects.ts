@@ -96,13 +96,13 @@ interface Interior {
 }
 
 /**
- * The pixels a layer with colour or gradient overlays shows, to be drawn at full fill (null without overlays).
- * Photoshop paints the overlays inside the layer's shape over its own pixels faded by the fill opacity, each with
- * its own mode and opacity, none faded by the fill (psd2svg's effect files, saved by Photoshop: at fill 0 the
- * overlay shows whole, and an anti-aliased edge pixel is the backdrop and the overlay's colour alone). So per
- * pixel the layer's colour at alpha `fill` is the backdrop of an isolated blend of the overlays, bottom (gradient)
- * to top (colour), by the compositor's own kernels; the layer's alpha then scales the result. A fill layer's
- * shape is the canvas.
+ * The pixels a layer with interior effects (overlays, inner glow, inner shadows) shows, to be drawn at full fill
+ * (null without them). Photoshop paints them inside the layer's shape over its own pixels faded by the fill
+ * opacity, each with its own mode and opacity, none faded by the fill (psd2svg's effect files, saved by Photoshop:
+ * at fill 0 an overlay shows whole, and an anti-aliased edge pixel is the backdrop and the overlay's colour alone).
+ * So per pixel the layer's colour at alpha `fill` is the backdrop of an isolated blend of the effects, bottom to
+ * top (gradient overlays, colour overlays, inner glow, inner shadows), by the compositor's own kernels; the
+ * layer's alpha then scales the result. A fill layer's shape is the canvas (overlays only).
  */
 export function overlaidRaster(layer: Layer, canvas: Pick<DocState, 'width' | 'height'>): Raster | null {
   const e = layer.effects;

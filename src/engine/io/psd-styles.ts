@@ -16,6 +16,7 @@ import type {
 import {
   type BlendMode,
   type ColorOverlayEffect,
+  type DropShadowEffect,
   type GlowEffect,
   type GradientOverlayEffect,
   type InnerShadowEffect,
@@ -35,6 +36,15 @@ export interface StyleEffects {
   /** What is switched on and not drawn, for the warning: 颜色叠加, 渐变叠加（径向）… */
   readonly undrawn: string[];
 }
+
+/** The effects (ag-psd's keys) this module reads, and names when it does not draw them. */
+export const STYLE_EFFECT_KEYS: ReadonlySet<string> = new Set([
+  'solidFill',
+  'gradientOverlay',
+  'innerGlow',
+  'outerGlow',
+  'innerShadow',
+]);
 
 const STYLE_NAMES: Record<string, string> = {
   radial: '径向',
@@ -127,16 +137,7 @@ export async function styleEffectsOf(
     if (why === null) {
       innerShadows = [];
       for (const d of [...shadows].reverse()) {
-        innerShadows.push({
-          distance: read.px(d.distance),
-          // "Use Global Light": the document's angle applies, not the effect's own.
-          angle: d.useGlobalLight && read.globalAngle !== undefined ? read.globalAngle : (d.angle ?? 120),
-          size: read.px(d.size),
-          spread: d.choke?.value ?? 0,
-          opacity: d.opacity ?? 1,
-          color: await colour(d.color, `图层“${name}”内阴影`),
-          blend: blendOf(d.blendMode)!,
-        });
+        innerShadows.push(await shadowOf(d, blendOf(d.blendMode)!, `图层“${name}”内阴影`, read));
       }
     } else undrawn.push(why ? `内阴影（${why}）` : '内阴影');
   }
@@ -147,6 +148,25 @@ export async function styleEffectsOf(
     ...(innerShadows ? { innerShadows } : {}),
     ...(outerGlow ? { outerGlow } : {}),
     undrawn,
+  };
+}
+
+/** A drop or inner shadow of the file, its blend mode given (`what` names it where its colour is read). */
+export async function shadowOf(
+  d: LayerEffectShadow,
+  blend: BlendMode,
+  what: string,
+  read: StyleReading,
+): Promise<DropShadowEffect> {
+  return {
+    distance: read.px(d.distance),
+    // "Use Global Light": the document's angle applies, not the effect's own.
+    angle: d.useGlobalLight && read.globalAngle !== undefined ? read.globalAngle : (d.angle ?? 120),
+    size: read.px(d.size),
+    spread: d.choke?.value ?? 0,
+    opacity: d.opacity ?? 1,
+    color: await read.colour(d.color, what),
+    blend,
   };
 }
 

@@ -144,7 +144,7 @@ import {
   rgbaChannel,
   streamPsd,
 } from './psd-stream.js';
-import { styleEffectsOf } from './psd-styles.js';
+import { STYLE_EFFECT_KEYS, type StyleReading, shadowOf, styleEffectsOf } from './psd-styles.js';
 import { uniformOpaqueColour } from './psd-uniform.js';
 import { shapeRaster, withVectorMask } from './psd-vector-mask.js';
 import { colourInSrgb, rasterInSrgb, type SourceProfile, sourceProfile, srgbProfile } from './rgb-profile.js';
@@ -375,15 +375,12 @@ function patchGradientMapMethod(): void {
         ? String.fromCharCode(v.getUint8(at + 4), v.getUint8(at + 5), v.getUint8(at + 6), v.getUint8(at + 7))
         : undefined;
     read(reader, target, left, psd, resources);
-    const adjustment = target.adjustment as { method?: string; methodCode?: string } | undefined;
+    const adjustment = target.adjustment as { method?: string } | undefined;
     if (!adjustment || letters === undefined) return;
+    // A method ag-psd has no name for (Stripes) is left unnamed rather than called Perceptual.
     const method = Object.keys(GRADIENT_METHOD_CODES).find((m) => GRADIENT_METHOD_CODES[m] === letters);
     if (method) adjustment.method = method;
-    else {
-      // A method ag-psd has no name for (Stripes): its letters are kept as read.
-      delete adjustment.method;
-      adjustment.methodCode = letters;
-    }
+    else delete adjustment.method;
   };
 }
 
@@ -1322,15 +1319,6 @@ const EFFECT_NAMES: Record<string, string> = {
   patternOverlay: '图案叠加',
 };
 
-/** The effects psd-styles.ts reads (and names when it does not draw them). */
-const STYLE_READ: ReadonlySet<string> = new Set([
-  'solidFill',
-  'gradientOverlay',
-  'innerGlow',
-  'outerGlow',
-  'innerShadow',
-]);
-
 /** A Photoshop solid colour fill layer covering the canvas (a fill layer here, not pixels). */
 function isSolidColorFill(
   l: AgLayer,
@@ -1371,35 +1359,25 @@ async function effectsOf(l: AgLayer, ctx: DecodeContext): Promise<Effects | unde
     }
     if (strokes.length > 1) ctx.warnings.push(`图层“${name}”有多个描边：预览只显示第一个，保存时全部保留`);
   }
+  const read: StyleReading = {
+    colour: (c, what) => fileColour(c, ctx, what),
+    px: (u) => round6(unitsToPx(u, ctx.dpi)),
+    globalAngle: ctx.psd.imageResources?.globalAngle,
+  };
   const shadows = (fx.dropShadow ?? []).filter((s) => s.enabled !== false);
   if (shadows.length > 0) {
     const d = shadows[0]!;
-    // "Use Global Light": the document's angle applies, not the layer's own.
-    const globalAngle = ctx.psd.imageResources?.globalAngle;
-    const angle = d.useGlobalLight && globalAngle !== undefined ? globalAngle : (d.angle ?? 120);
-    dropShadow = {
-      distance: round6(unitsToPx(d.distance, ctx.dpi)),
-      angle,
-      size: round6(unitsToPx(d.size, ctx.dpi)),
-      spread: d.choke?.value ?? 0,
-      opacity: d.opacity ?? 1,
-      color: await fileColour(d.color, ctx, `图层“${name}”投影`),
-      blend: blendOf(d.blendMode, '投影'),
-    };
+    dropShadow = await shadowOf(d, blendOf(d.blendMode, '投影'), `图层“${name}”投影`, read);
     if (shadows.length > 1) ctx.warnings.push(`图层“${name}”有多个投影：预览只显示第一个，保存时全部保留`);
   }
   // Overlays are drawn on a layer with pixels of its own and on a solid colour fill layer (whose shape is the
   // canvas), glows and inner shadows on the first only; a group's are kept and said not to be.
   const fill = isSolidColorFill(l);
   const canDraw = !l.children && (!fill || ctx.psd.width * ctx.psd.height <= FILL_OVERLAY_MAX_PIXELS);
-  const styled = await styleEffectsOf(l, canDraw, !fill, name, {
-    colour: (c, what) => fileColour(c, ctx, what),
-    px: (u) => round6(unitsToPx(u, ctx.dpi)),
-    globalAngle: ctx.psd.imageResources?.globalAngle,
-  });
+  const styled = await styleEffectsOf(l, canDraw, !fill, name, read);
   const { undrawn: styleUndrawn, ...drawn } = styled;
   const dropped = Object.keys(EFFECT_NAMES).filter((k) => {
-    if (STYLE_READ.has(k)) return false;
+    if (STYLE_EFFECT_KEYS.has(k)) return false;
     const v = (fx as Record<string, unknown>)[k];
     const list = Array.isArray(v) ? v : v ? [v] : [];
     return list.some((e) => (e as { enabled?: boolean }).enabled !== false);

@@ -43,7 +43,7 @@ describe("gradient overlays against Photoshop's composite", () => {
   });
 
   it('draws Smooth overlays at 0°, 30° and 90°, reversed, in normal and overlay mode', async () => {
-    // The same spline in Oklab: a few pixels of the star are up to 18 levels off where its colours turn fastest.
+    // The same spline in Oklab: a few pixels of the star are up to 12 levels off where its colours turn fastest.
     for (const file of [1, 2, 3, 4, 5]
       .map((i) => `gradient-overlay-${i}.psd`)
       .concat('multiple-overlays-1-no-color.psd')) {
