@@ -52,8 +52,8 @@ export async function renderDocument(session: Session, name: string, max: number
 async function encoded(state: DocState, raster: Raster, max: number): Promise<Rendered> {
   const { width, height, dpi } = state;
   const { w, h } = fitWithin(width, height, max);
-  // A CMYK document is shown as it prints.
-  const png = await encodePng(await shownCanvas(state, raster, w, h), dpi);
+  // A CMYK document is shown as it prints, spot plates included.
+  const png = await encodePng(await shownCanvas(state, raster, w, h, { spotInks: true }), dpi);
   return { png, width: w, height: h, documentWidth: width, documentHeight: height };
 }
 

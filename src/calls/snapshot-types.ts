@@ -154,6 +154,15 @@ export interface ActiveDocumentSnapshot extends DocumentSnapshot {
   /** The pixel selection, null without one. */
   readonly selection: SelectionSnapshot | null;
   readonly history: HistorySnapshot;
+  /** Spot and alpha channels (kept from a PSD; not editable), in the Channels panel's order; absent without. */
+  readonly channels?: readonly ChannelSnapshot[];
+}
+
+export interface ChannelSnapshot {
+  readonly name: string;
+  readonly kind: 'spot' | 'alpha';
+  /** A spot channel's ink as shown on the canvas, `#rrggbb`; null when it is not shown. */
+  readonly color: string | null;
 }
 
 export interface SelectionSnapshot {

@@ -4,10 +4,12 @@
  * for the model; neither changes anything.
  */
 
+import { channelResourcesOf } from '../engine/io/psd-carry.js';
 import type { DocState, FauxStyles, TextSpec } from '../engine/model.js';
 import { rgbToHex } from '../engine/raster.js';
 import { selectionBounds } from '../engine/selection.js';
 import { selectionOutline } from '../engine/selection-outline.js';
+import { spotColourOf } from '../engine/spot-display.js';
 import { fontShownAs } from '../engine/text.js';
 import { settingWords, sharedSettings } from '../engine/text-character.js';
 import { fauxWords, sharedFaux } from '../engine/text-decoration.js';
@@ -21,6 +23,7 @@ import { documentSummary, type EffectName } from '../tools/describe.js';
 import type { Session } from './session.js';
 import type {
   ActiveDocumentSnapshot,
+  ChannelSnapshot,
   CharacterWords,
   DocumentSnapshot,
   FauxName,
@@ -111,6 +114,14 @@ function selectionSnapshot(state: DocState): SelectionSnapshot | null {
   return { bounds: { x, y, w, h }, outline: selectionOutline(m, state.width, state.height) };
 }
 
+function channelsOf(state: DocState): ChannelSnapshot[] {
+  const alternates = channelResourcesOf(state);
+  return (state.channels ?? []).map((c) => {
+    const ink = c.kind === 'spot' ? spotColourOf(c, alternates) : undefined;
+    return { name: c.name, kind: c.kind, color: ink ? rgbToHex(ink) : null };
+  });
+}
+
 export function snapshotOf(session: Session): Promise<SessionSnapshot> {
   return session.inspectSettled('state', (tx) => {
     const activeId = tx.hasActiveDocument() ? tx.activeDocument().id : null;
@@ -146,6 +157,7 @@ export function snapshotOf(session: Session): Promise<SessionSnapshot> {
         foreground: rgbToHex(state.foreground),
         selection: selectionSnapshot(state),
         history: { labels: history.labels, index: history.index },
+        ...(state.channels?.length ? { channels: channelsOf(state) } : {}),
       };
     }
     const memory = session.garment;

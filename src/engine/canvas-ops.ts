@@ -4,6 +4,7 @@
  * positions only; a layer's buffer is copied only when its pixels must be cut (a crop) or it is the background
  * (which Photoshop keeps exactly canvas-sized and opaque).
  */
+import { reframedChannels, resizedChannels } from './channels.js';
 import { checkCanvasSize } from './document-limits.js';
 import { WHITE } from './factory.js';
 import type { DocState, FillLayer, Guide, Layer, LayerMask, Mask, Raster, Rect, RGB } from './model.js';
@@ -163,7 +164,16 @@ export function reframeCanvas(state: DocState, frame: Rect, mode: ReframeMode): 
   const guides = state.guides
     .map((g): Guide => ({ ...g, position: g.position + (g.direction === 'vertical' ? dx : dy) }))
     .filter((g) => g.position >= 0 && g.position <= (g.direction === 'vertical' ? canvas.w : canvas.h));
-  return { ...state, width: frame.w, height: frame.h, layers, selection, guides };
+  const channels = state.channels && reframedChannels(state.channels, state.width, state.height, frame);
+  return {
+    ...state,
+    width: frame.w,
+    height: frame.h,
+    layers,
+    selection,
+    guides,
+    ...(channels ? { channels } : {}),
+  };
 }
 
 export type Anchor =
@@ -337,8 +347,19 @@ export async function resizeImage(
   const guides = state.guides.map(
     (g): Guide => ({ ...g, position: g.position * (g.direction === 'vertical' ? sx : sy) }),
   );
+  const channels =
+    state.channels && (await resizedChannels(state.channels, state.width, state.height, width, height));
   return {
-    state: { ...state, width, height, dpi: dpi ?? state.dpi, layers, selection, guides },
+    state: {
+      ...state,
+      width,
+      height,
+      dpi: dpi ?? state.dpi,
+      layers,
+      selection,
+      guides,
+      ...(channels ? { channels } : {}),
+    },
     warnings,
   };
 }

@@ -47,6 +47,8 @@ export function sessionPixelBytes(state: EditorState, composites: readonly Raste
         seen.add(table.keys.buffer);
         bytes += table.keys.byteLength + table.values.byteLength;
       }
+      // Spot and alpha channels: a byte per canvas pixel each, shared by the steps that did not change the canvas.
+      for (const c of step.channels ?? []) count({ data: c.data, w: step.width, h: step.height });
       for (const layer of step.layers.values()) {
         if ('raster' in layer) count(layer.raster);
         if ('source' in layer) count(layer.source);

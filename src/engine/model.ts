@@ -587,4 +587,24 @@ export interface DocState {
    * unchanged (io/psd.ts).
    */
   readonly psdDocument?: Readonly<Record<string, unknown>>;
+  /**
+   * Spot and alpha channels (Photoshop's Channels panel below the colour channels), in the file's order: kept
+   * from the PSD the document was opened from and written back to it; not drawn, not editable.
+   */
+  readonly channels?: readonly DocChannel[];
+}
+
+/**
+ * A spot or alpha channel of a document: one byte per canvas pixel, row by row, as a PSD stores it (0 is black in
+ * the Channels panel: full ink on a spot plate, unselected in an alpha channel).
+ */
+export interface DocChannel {
+  readonly name: string;
+  readonly kind: 'spot' | 'alpha';
+  /** width × height bytes. */
+  readonly data: Uint8Array;
+  /** Photoshop's identifier of the channel (image resource 1053), which its alternate spot colours name. */
+  readonly identifier?: number;
+  /** Photoshop's display record of the channel (image resource 1077: colour, solidity, kind), as read. */
+  readonly display?: Uint8Array;
 }

@@ -19,6 +19,7 @@ import { documentProfile, type PressProfile } from './press-profile.js';
 import { cropRaster } from './raster.js';
 import { documentInkSources, type InkSource, inkOf } from './raster-inks.js';
 import sharp from './sharp.js';
+import { showSpotInks } from './spot-display.js';
 
 /** Rows of the buffer the pixels to separate are packed into (libvips limits an image's width). */
 const PACK_WIDTH = 4096;
@@ -28,9 +29,16 @@ const BAND_PIXELS = 1 << 20;
 
 /**
  * The canvas of `state` as a person sees it at `w` × `h` (never larger than the canvas): its `composite` cut to the
- * canvas, scaled down (Lanczos), and a CMYK document proofed. A new raster: the composite is shared.
+ * canvas, scaled down (Lanczos), a CMYK document proofed, and with `spotInks` its spot plates printed over it
+ * (spot-display.ts: the screen's picture, not an export's). A new raster: the composite is shared.
  */
-export async function shownCanvas(state: DocState, composite: Raster, w: number, h: number): Promise<Raster> {
+export async function shownCanvas(
+  state: DocState,
+  composite: Raster,
+  w: number,
+  h: number,
+  opts: { readonly spotInks?: boolean } = {},
+): Promise<Raster> {
   const { width, height } = state;
   const whole = { x: 0, y: 0, w: width, h: height };
   const canvas =
@@ -52,6 +60,10 @@ export async function shownCanvas(state: DocState, composite: Raster, w: number,
         : canvas;
   }
   await softProof(state, composite, shown.data, w, h);
+  if (opts.spotInks && state.channels?.some((c) => c.kind === 'spot')) {
+    if (shown === composite) shown = { ...shown, data: new Uint8ClampedArray(shown.data) };
+    await showSpotInks(state, shown.data, w, h);
+  }
   return shown;
 }
 

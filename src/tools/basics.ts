@@ -52,6 +52,10 @@ export const basicsHandlers = {
       // A CMYK document's inks are in this profile: what a print shop asks first.
       ...(doc.state.mode === 'cmyk' ? { cmyk_profile: profileSummary(documentProfile(doc.state)) } : {}),
       guides: doc.state.guides.length,
+      // Spot plates go to the print shop as separate inks: the model should know they are there.
+      ...(doc.state.channels?.length
+        ? { channels: doc.state.channels.map((c) => ({ name: c.name, kind: c.kind })) }
+        : {}),
     };
   },
 

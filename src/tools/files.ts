@@ -291,6 +291,17 @@ function warnUndrawn(ctx: ToolContext, doc: OpenDocument, picture: string): void
   );
 }
 
+/**
+ * The spot and alpha channels an exported picture lacks: the document keeps them and its PSD holds them, but a
+ * flattened picture has the colour channels only (Photoshop's Save a Copy drops them too, with a warning).
+ */
+function warnChannels(ctx: ToolContext, doc: OpenDocument, picture: string): void {
+  const channels = doc.state.channels ?? [];
+  if (channels.length === 0) return;
+  const names = channels.map((c) => `“${c.name}”`).join('、');
+  ctx.warn(`${picture}不含专色或 Alpha 通道 ${names}：它们保留在文档中，保存为 PSD 时写入`);
+}
+
 /** Writes the flattened image as PNG or JPEG (Photoshop's Save a Copy: the document's own file is unchanged). */
 async function exportImage(
   ctx: ToolContext,
@@ -337,6 +348,7 @@ async function exportImage(
   await ctx.workspace.writeAtomic(target, buffer);
   warnLosses(ctx, doc, target, FORMAT_NAMES[format]);
   warnUndrawn(ctx, doc, `导出的 ${FORMAT_NAMES[format]}“${target}”`);
+  warnChannels(ctx, doc, `导出的 ${FORMAT_NAMES[format]}“${target}”`);
   return {
     path: target,
     format,
@@ -571,8 +583,8 @@ export const filesHandlers = {
     const scale = Math.min(1, max_size / Math.max(width, height));
     const w = Math.max(1, Math.round(width * scale));
     const h = Math.max(1, Math.round(height * scale));
-    // What the model looks at is what prints: a CMYK document through its profile.
-    const image = await shownCanvas(doc.state, ctx.tx.peekComposite(doc.id), w, h);
+    // What the model looks at is what prints: a CMYK document through its profile, its spot plates over it.
+    const image = await shownCanvas(doc.state, ctx.tx.peekComposite(doc.id), w, h, { spotInks: true });
     const png = await rawOf(image).png({ compressionLevel: 6 }).toBuffer();
     return {
       document: doc.name,

@@ -879,17 +879,6 @@ describe('effects the preview does not draw, beside ones it does', () => {
     expect(patterns(await agRead(restored, 'again.psd'))).toEqual(patterns(original));
   });
 
-  it('names the spot channels it cannot keep, at open and at every save', async () => {
-    const s = newSession();
-    const file = readFileSync(new URL('../fixtures/psd-tools/cmyk-spot.psd', import.meta.url));
-    await s.workspace.writeAtomic('spot.psd', file);
-    const opened = await ok(s, 'open_document', { path: 'spot.psd' });
-    const said = /3 个额外通道（专色或 Alpha 通道）：“blue”、“fluorescent pink”、“yellow”.*保存时不会保留/;
-    expect(warningsOf(opened)).toContainEqual(expect.stringMatching(said));
-    const saved = await ok(s, 'save_document_as', { path: 'saved.psd' });
-    expect(warningsOf(saved)).toContainEqual(expect.stringMatching(/额外通道（专色或 Alpha 通道）“blue”/));
-  });
-
   it('saves a file whose pattern stroke is linked with its layer, which ag-psd could not write', async () => {
     // Photoshop's blend-mode file: its Background's style holds a switched-off pattern stroke with "Link with
     // Layer" on. Every save failed ("Invalid integer value: true, key: Lnkd").

@@ -64,7 +64,10 @@ const CARRIED_RESOURCES = [
 type Resources = NonNullable<AgPsd['imageResources']>;
 
 /** The `psdDocument` of a state read from `psd`, or nothing when it holds none of it. */
-export function psdDocumentOf(psd: AgPsd): Pick<DocState, 'psdDocument'> {
+export function psdDocumentOf(
+  psd: AgPsd,
+  channelResources: readonly { readonly id: number; readonly data: Uint8Array }[] = [],
+): Pick<DocState, 'psdDocument'> {
   const res = psd.imageResources ?? {};
   const imageResources: Record<string, unknown> = {};
   for (const key of CARRIED_RESOURCES) if (res[key] !== undefined) imageResources[key] = res[key];
@@ -78,6 +81,8 @@ export function psdDocumentOf(psd: AgPsd): Pick<DocState, 'psdDocument'> {
   // The patterns the file's pattern overlays, strokes and fill layers name: written back, or they would name
   // patterns the file no longer holds.
   if (psd.patterns?.length) out.patterns = psd.patterns;
+  // The resources that name the spot and alpha channels by identifier (psd-channels.ts): written back with them.
+  if (channelResources.length > 0) out.channelResources = channelResources;
   return Object.keys(out).length > 0 ? { psdDocument: out } : {};
 }
 
@@ -113,6 +118,13 @@ export function xmpOfState(xmp: string, state: DocState): string {
       .replace(new RegExp(`(<${key}>)[^<]*(</${key}>)`, 'g'), `$1${value}$2`);
   }
   return out;
+}
+
+/** The carried resources that name the document's spot and alpha channels (psd-channels.ts). */
+export function channelResourcesOf(
+  state: DocState,
+): readonly { readonly id: number; readonly data: Uint8Array }[] {
+  return (state.psdDocument?.channelResources as { id: number; data: Uint8Array }[] | undefined) ?? [];
 }
 
 /** The carried document fields other than image resources (artboards), for the ag-psd document. */

@@ -163,13 +163,19 @@ export async function writeCmykMergedImage(
   large: boolean,
   profile: PlanProfile,
   sources: readonly InkSource[],
+  planes: readonly Uint8Array[] = [],
 ): Promise<void> {
   const { w, h, data } = composite;
   const channels = alpha ? 5 : 4;
   const countSize = large ? 4 : 2;
-  const counts = Buffer.alloc(channels * h * countSize);
-  const packed: Uint8Array[][] = Array.from({ length: channels }, () => []);
+  const counts = Buffer.alloc((channels + planes.length) * h * countSize);
+  const packed: Uint8Array[][] = Array.from({ length: channels + planes.length }, () => []);
   const limit = packedRowLimit(w);
+  const setCount = (c: number, y: number, n: number) => {
+    const at = (c * h + y) * countSize;
+    if (large) counts.writeUInt32BE(n, at);
+    else counts.writeUInt16BE(n, at);
+  };
   for (let y0 = 0; y0 < h; y0 += BAND_ROWS) {
     const bh = Math.min(BAND_ROWS, h - y0);
     const cmyka = await separateComposite(
@@ -193,14 +199,21 @@ export async function writeCmykMergedImage(
       let o = 0;
       for (let y = 0; y < bh; y++) {
         const n = packStrided(cmyka, y * w * 5 + offset, 5, w, out, o);
-        const at = (c * h + y0 + y) * countSize;
-        if (large) counts.writeUInt32BE(n, at);
-        else counts.writeUInt16BE(n, at);
+        setCount(c, y0 + y, n);
         o += n;
       }
       packed[c]!.push(out.slice(0, o));
     }
   }
+  // The spot and alpha channels, after the inks and the transparency.
+  const row = new Uint8Array(limit);
+  planes.forEach((plane, k) => {
+    for (let y = 0; y < h; y++) {
+      const n = packStrided(plane, y * w, 1, w, row, 0);
+      setCount(channels + k, y, n);
+      packed[channels + k]!.push(row.slice(0, n));
+    }
+  });
   const head = Buffer.alloc(2);
   head.writeUInt16BE(RLE);
   await sink.append(head);
@@ -324,19 +337,24 @@ export async function cmykLayerRaster(l: AgLayer, icc: Uint8Array): Promise<Rast
 
 /**
  * The merged image of a CMYK file (ag-psd's `rawCompositeData`, from its compression word on) as straight sRGB
- * RGBA through `icc`, its white matte undone.
+ * RGBA through `icc`, its white matte undone; `alpha` when its fifth channel is the merged transparency (not a
+ * spot or alpha channel: psd-channels.ts).
  */
 export async function cmykMergedRaster(
   psd: AgPsd,
   icc: Uint8Array,
   large: boolean,
+  alpha: boolean,
 ): Promise<Raster | undefined> {
   const bytes = psd.rawCompositeData;
   const { width: w, height: h } = psd;
   if (!bytes || bytes.length < 2 || w <= 0 || h <= 0) return undefined;
   const compression = (bytes[0]! << 8) | bytes[1]!;
-  const alpha = (psd.channels ?? 4) >= 5;
   const offsets = alpha ? [0, 1, 2, 3, 4] : [0, 1, 2, 3];
+  // Every channel's rows are counted before the first is stored: the spot and alpha channels after the inks are
+  // listed too (at an offset past the pixel, which ag-psd's unpacker skips), or their counts are read as rows.
+  const listed = [...offsets];
+  while (listed.length < (psd.channels ?? offsets.length)) listed.push(5);
   const cmyka = new Uint8Array(w * h * 5);
   const body = bytes.subarray(2);
   if (cmykDepth(psd.bitsPerChannel) === 16) {
@@ -349,7 +367,7 @@ export async function cmykMergedRaster(
     });
   } else if (compression === 1) {
     const reader = createReader(body.buffer, body.byteOffset, body.byteLength);
-    readDataRLE(reader, { width: w, height: h, data: cmyka }, w, h, 8, 5, offsets, large);
+    readDataRLE(reader, { width: w, height: h, data: cmyka }, w, h, 8, 5, listed, large);
   } else if (compression === 0) {
     offsets.forEach((offset, c) => {
       const plane = body.subarray(c * w * h, (c + 1) * w * h);

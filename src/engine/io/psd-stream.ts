@@ -15,9 +15,10 @@ import type { LayerRawDataChannel as AgChannel, Layer as AgLayer, Psd as AgPsd }
 import { writePsdBuffer } from 'ag-psd';
 import { fromBlendMode } from 'ag-psd/dist/helpers.js';
 import { EditorError } from '../errors.js';
-import type { Raster } from '../model.js';
+import type { DocChannel, Raster } from '../model.js';
 import type { InkSource } from '../raster-inks.js';
 import { packedRowLimit, packRow, packStrided } from './packbits.js';
+import { channelResourceBlocks, withResourceBlocks } from './psd-channels.js';
 import { CMYK_COLOR_MODE, type PlanProfile, writeCmykMergedImage } from './psd-cmyk.js';
 import { withLegacyNames } from './psd-legacy-name.js';
 import type { PsdSink } from './psd-sink.js';
@@ -116,6 +117,10 @@ interface StreamOptions {
   readonly background: boolean;
   /** A CMYK file (colour mode 4): the press profile the merged image is separated with. */
   readonly cmyk?: { readonly profile: PlanProfile; readonly inkSources: readonly InkSource[] };
+  /** Spot and alpha channels, after the colour channels (and the transparency) of the merged image. */
+  readonly channels?: readonly DocChannel[];
+  /** The image resources carried with them (psd-channels.ts). */
+  readonly channelResources?: readonly { readonly id: number; readonly data: Uint8Array }[];
 }
 
 /**
@@ -131,6 +136,7 @@ export async function streamPsd(
 ): Promise<void> {
   const { width, height } = psd;
   const partly = partlyTransparentRows(merged);
+  const extras = o.channels ?? [];
   const alpha = partly.any;
   const colorMode = o.cmyk ? CMYK_COLOR_MODE : 3;
   // ag-psd lays groups out with RGB dividers (four channels): a CMYK file gets its own, with five.
@@ -146,10 +152,13 @@ export async function streamPsd(
     height: 1,
     imageData: { width: 1, height: 1, data: new Uint8ClampedArray([255, 255, 255, alpha ? 0 : 255]) },
   });
-  const skeleton = withLegacyNames(
-    writePsdBuffer(psd, { psb: o.psb, noBackground: !o.background }),
-    o.psb,
-    recordNames(psd.children ?? []),
+  const skeleton = withResourceBlocks(
+    withLegacyNames(
+      writePsdBuffer(psd, { psb: o.psb, noBackground: !o.background }),
+      o.psb,
+      recordNames(psd.children ?? []),
+    ),
+    channelResourceBlocks(extras, alpha, o.channelResources ?? []),
   );
   const shape = skeletonLayout(skeleton, o.psb);
   if (shape.records.length !== records.length) {
@@ -161,10 +170,8 @@ export async function streamPsd(
   const head = Buffer.from(skeleton.subarray(0, shape.channelData));
   head.writeUInt32BE(height, 14);
   head.writeUInt32BE(width, 18);
-  if (o.cmyk) {
-    head.writeUInt16BE(alpha ? 5 : 4, 12);
-    head.writeUInt16BE(CMYK_COLOR_MODE, 24);
-  }
+  head.writeUInt16BE((o.cmyk ? 4 : 3) + (alpha ? 1 : 0) + extras.length, 12);
+  if (o.cmyk) head.writeUInt16BE(CMYK_COLOR_MODE, 24);
   await sink.append(head);
 
   const lengthSize = o.psb ? 8 : 4;
@@ -195,8 +202,10 @@ export async function streamPsd(
   await sink.append(skeleton.subarray(shape.infoBody + shape.infoLength, shape.merged));
   await sink.patch(shape.section, sizeField(sectionLength, o.psb));
 
-  if (o.cmyk) await writeCmykMergedImage(sink, merged, alpha, o.psb, o.cmyk.profile, o.cmyk.inkSources);
-  else await writeMergedImage(sink, merged, partly.rows, alpha, o.psb);
+  const planes = extras.map((c) => c.data);
+  if (o.cmyk)
+    await writeCmykMergedImage(sink, merged, alpha, o.psb, o.cmyk.profile, o.cmyk.inkSources, planes);
+  else await writeMergedImage(sink, merged, partly.rows, alpha, o.psb, planes);
   if (o.maxBytes !== undefined && sink.position > o.maxBytes) throw new PsdTooLarge(o.maxBytes);
 }
 
@@ -386,8 +395,8 @@ async function packRows(
 }
 
 /**
- * The merged image: R, G, B (and transparency when the composite has any), packed row by row. As Photoshop
- * (and ag-psd) store it, semi-transparent pixels are matted over white.
+ * The merged image: R, G, B (and transparency when the composite has any), then the spot and alpha channels
+ * `planes`, packed row by row. As Photoshop (and ag-psd) store it, semi-transparent pixels are matted over white.
  */
 async function writeMergedImage(
   sink: PsdSink,
@@ -395,13 +404,14 @@ async function writeMergedImage(
   partlyTransparent: Uint8Array,
   alpha: boolean,
   large: boolean,
+  planes: readonly Uint8Array[],
 ): Promise<void> {
   const { w, h, data } = merged;
   const channels = alpha ? 4 : 3;
   const head = Buffer.alloc(2);
   head.writeUInt16BE(RLE);
   await sink.append(head);
-  const counts = Buffer.alloc(channels * h * (large ? 4 : 2));
+  const counts = Buffer.alloc((channels + planes.length) * h * (large ? 4 : 2));
   const countsAt = sink.position;
   await sink.append(counts);
   const row = new Uint8Array(w);
@@ -418,6 +428,9 @@ async function writeMergedImage(
       return packRow(row, w, out, 0);
     };
     await packRows(sink, { id: c, w, h, pack }, counts, c * h, large);
+  }
+  for (let k = 0; k < planes.length; k++) {
+    await packRows(sink, planeChannel(channels + k, w, h, planes[k]!), counts, (channels + k) * h, large);
   }
   await sink.patch(countsAt, counts);
 }

@@ -81,6 +81,7 @@ import {
   recordPixels,
   tableApplies,
 } from '../raster-inks.js';
+import { spotColourOf } from '../spot-display.js';
 import {
   isIdentityMatrix,
   layoutText,
@@ -113,12 +114,14 @@ import {
   carriedLayerData,
   carriedLayerFields,
   carriedResources,
+  channelResourcesOf,
   globalAngleOf,
   maskExtras,
   psdDocumentOf,
   styleToWrite,
   writableStyle,
 } from './psd-carry.js';
+import { listedChannels, type ReadChannels, readExtraChannels } from './psd-channels.js';
 import {
   CMYK_COLOR_MODE,
   cmykLayerPlan,
@@ -1050,7 +1053,14 @@ async function writePsd(
   // RGB documents are sRGB: saying so keeps Photoshop and RIPs from taking them in their own working space.
   embedProfile(psd, profile ? profile.bytes : srgbProfile());
   try {
-    await streamPsd(sink, psd, plans, merged, { psb, background, ...(cmyk ? { cmyk } : {}), maxBytes });
+    await streamPsd(sink, psd, plans, merged, {
+      psb,
+      background,
+      ...(cmyk ? { cmyk } : {}),
+      maxBytes,
+      channels: state.channels ?? [],
+      channelResources: channelResourcesOf(state),
+    });
     return warnings;
   } catch (err) {
     if (err instanceof PsdTooLarge) {
@@ -2251,9 +2261,15 @@ function decodedBytes(layers: readonly AgLayer[] | undefined): number {
 }
 
 /** A flattened RGB or gray file's merged image, in sRGB. */
-async function compositeOf(ctx: DecodeContext): Promise<Raster | undefined> {
+async function compositeOf(ctx: DecodeContext, extra: ReadChannels): Promise<Raster | undefined> {
   const img = getCompositeImageData(ctx.psd);
   if (!img || img.width <= 0 || img.height <= 0) return undefined;
+  // ag-psd reads the channel after the colour ones as transparency; an alpha or spot channel it is not.
+  const colours = ctx.psd.colorMode === GRAYSCALE_COLOR_MODE ? 1 : 3;
+  if (!extra.transparency && (ctx.psd.channels ?? 0) > colours) {
+    const opaque = img.data instanceof Float32Array ? 1 : img.data instanceof Uint16Array ? 0xffff : 0xff;
+    for (let i = 3; i < img.data.length; i += 4) img.data[i] = opaque;
+  }
   if (ctx.psd.bitsPerChannel === 32) {
     return { x: 0, y: 0, w: img.width, h: img.height, data: await linearInSrgb(img, ctx) };
   }
@@ -2325,7 +2341,8 @@ export async function decodePsd(buf: Buffer | Uint8Array, opts: DecodePsdOptions
     }
     throw new EditorError('io_error', `PSD 文件无法读取（可能已损坏）：${msg}`);
   }
-  const bytes = decodedBytes(psd.children) + psd.width * psd.height * 4;
+  // The canvas-sized merged image, and a byte per canvas pixel for each spot or alpha channel (psd-channels.ts).
+  const bytes = decodedBytes(psd.children) + psd.width * psd.height * (4 + listedChannels(psd));
   const limit = opts.maxPixelBytes ?? DEFAULT_MAX_PIXEL_BYTES;
   if (bytes > limit) {
     const gib = (n: number) => (n / 1024 ** 3).toFixed(1);
@@ -2359,14 +2376,23 @@ export async function decodePsd(buf: Buffer | Uint8Array, opts: DecodePsdOptions
       'PSD 为灰度模式，已转换为 RGB 颜色，保存时为 RGB（需要灰度文件时请在 Photoshop 中转回灰度）',
       '灰度模式（保存为 RGB）',
     );
-  // Spot and alpha channels: ag-psd reads the colour channels and the transparency only, and writes no others.
-  const extra = (psd.imageResources?.alphaChannelNames ?? []).filter((n) => n.length > 0);
-  if (extra.length > 0) {
-    const names = extra.map((n) => `“${n}”`).join('、');
+  // Spot and alpha channels: ag-psd reads the colour channels and the transparency only; they are read here.
+  const extra = readExtraChannels(buf, psd, version === 2);
+  if (extra.channels.length > 0 && !notes.placed) {
+    const names = extra.channels.map((c) => `“${c.name}”`).join('、');
+    warnings.push(
+      `PSD 有 ${extra.channels.length} 个专色或 Alpha 通道：${names}。已保留，保存为 PSD 时原样写回；画布上专色按其油墨颜色和密度叠印显示（Alpha 通道不显示），导出 PNG、JPEG、TIFF 或 PDF 时不包含`,
+    );
+    for (const c of extra.channels) {
+      if (c.kind === 'spot' && !spotColourOf(c, extra.resources)) {
+        warnings.push(`专色通道“${c.name}”的显示颜色不是 RGB 或 Lab 颜色，画布上不显示它（文件中照常保留）`);
+      }
+    }
+  } else if (extra.unread) {
     lose(
       notes,
-      `PSD 有 ${extra.length} 个额外通道（专色或 Alpha 通道）：${names}。Atelier 不读取它们，预览不显示，保存时不会保留；印刷需要它们时请在 Photoshop 中完成`,
-      `额外通道（专色或 Alpha 通道）${names}`,
+      `PSD 的专色或 Alpha 通道无法读取（${extra.unread}），已丢弃；印刷需要它们时请在 Photoshop 中完成`,
+      '专色或 Alpha 通道',
     );
   }
 
@@ -2412,7 +2438,9 @@ export async function decodePsd(buf: Buffer | Uint8Array, opts: DecodePsdOptions
     if (top.length === 0) {
       // A flattened file: its merged image is the whole document.
       checkMergedImage(psd, version === 2);
-      const raster = icc ? await cmykMergedRaster(psd, icc, version === 2) : await compositeOf(ctx);
+      const raster = icc
+        ? await cmykMergedRaster(psd, icc, version === 2, extra.transparency)
+        : await compositeOf(ctx, extra);
       if (raster) {
         const id = ctx.nextId++;
         const props: LayerProps = {
@@ -2450,7 +2478,8 @@ export async function decodePsd(buf: Buffer | Uint8Array, opts: DecodePsdOptions
     nextId: ctx.nextId,
     ...(ctx.inkTable ? { inkTable: withLayerInks(ctx.inkTable, ctx.layers) } : {}),
     ...(icc && !isPressProfile(icc) ? { cmykProfile: icc } : {}),
-    ...psdDocumentOf(psd),
+    ...psdDocumentOf(psd, extra.resources),
+    ...(extra.channels.length > 0 ? { channels: extra.channels } : {}),
   };
   return { state, warnings, losses };
 }

@@ -11,7 +11,7 @@ export const groupA = [
     labelEn: 'Document Info',
     effect: 'read',
     description:
-      '查看当前（活动）文档的信息：文档名称、宽高（像素）、分辨率（DPI）、按分辨率换算的纸面尺寸（毫米和英寸）和颜色模式（CMYK 文档另给出其 CMYK 配置文件）。不修改任何内容。',
+      '查看当前（活动）文档的信息：文档名称、宽高（像素）、分辨率（DPI）、按分辨率换算的纸面尺寸（毫米和英寸）和颜色模式（CMYK 文档另给出其 CMYK 配置文件；有专色或 Alpha 通道时列出其名称和类型）。不修改任何内容。',
     parameters: { type: 'object', properties: {}, required: [] },
   }),
   defineTool({

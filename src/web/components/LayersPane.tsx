@@ -619,8 +619,35 @@ export function LayersPane() {
           );
         })}
       </ul>
+      {doc.channels && <ChannelList channels={doc.channels} />}
       <LayerActions layers={doc.layers} hasSelection={selected.size > 0} />
       {active && <LayerProperties layer={active} selected={selectedLayers} then={keepingSelection} />}
     </div>
+  );
+}
+
+/**
+ * A PSD's spot and alpha channels, as Photoshop's Channels panel lists them below the colour channels: kept and
+ * saved, not edited here; a spot channel's swatch is its ink as the canvas shows it.
+ */
+function ChannelList({ channels }: { channels: NonNullable<ActiveDocument['channels']> }) {
+  const { t } = useStudioView();
+  return (
+    <section class="channel-list" aria-label={t('channels.title')} title={t('channels.note')}>
+      <h3>{t('channels.title')}</h3>
+      <ul class="channel-rows">
+        {channels.map((c) => (
+          <li key={c.name}>
+            <span
+              class={`channel-swatch${c.color ? '' : ' none'}`}
+              style={c.color ? { background: c.color } : undefined}
+              aria-hidden="true"
+            />
+            <span class="channel-name">{c.name}</span>
+            <span class="channel-kind">{t(c.kind === 'spot' ? 'channels.spot' : 'channels.alpha')}</span>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }

@@ -1,0 +1,56 @@
+/**
+ * A document's spot and alpha channels (DocState `channels`) through the edits that change the canvas: they
+ * move, are cut and resampled with it, as in Photoshop. What a larger canvas adds to them is blank: no ink on a
+ * spot plate (255, white in the Channels panel), unselected in an alpha channel (0, black).
+ */
+import type { DocChannel, Mask, Rect } from './model.js';
+import { scaleMask } from './transform.js';
+
+const blankOf = (c: DocChannel): 0 | 255 => (c.kind === 'spot' ? 255 : 0);
+
+/** `plane` (w × h bytes placed at x, y) on a blank canvas of `width × height`. */
+function onCanvas(
+  c: DocChannel,
+  plane: Rect & { data: Uint8Array },
+  width: number,
+  height: number,
+): DocChannel {
+  const data = new Uint8Array(width * height).fill(blankOf(c));
+  const x0 = Math.max(0, plane.x);
+  const x1 = Math.min(width, plane.x + plane.w);
+  for (let y = Math.max(0, plane.y); y < Math.min(height, plane.y + plane.h); y++) {
+    if (x1 <= x0) break;
+    const from = (y - plane.y) * plane.w + (x0 - plane.x);
+    data.set(plane.data.subarray(from, from + x1 - x0), y * width + x0);
+  }
+  return { ...c, data };
+}
+
+/** The channels of a `width × height` canvas on the canvas `frame` (reframeCanvas: in the old canvas' coordinates). */
+export function reframedChannels(
+  channels: readonly DocChannel[],
+  width: number,
+  height: number,
+  frame: Rect,
+): DocChannel[] {
+  return channels.map((c) =>
+    onCanvas(c, { x: -frame.x, y: -frame.y, w: width, h: height, data: c.data }, frame.w, frame.h),
+  );
+}
+
+/** The channels of a `width × height` canvas resampled to `toWidth × toHeight` (lanczos3, as layer masks). */
+export async function resizedChannels(
+  channels: readonly DocChannel[],
+  width: number,
+  height: number,
+  toWidth: number,
+  toHeight: number,
+): Promise<DocChannel[]> {
+  const out: DocChannel[] = [];
+  for (const c of channels) {
+    const mask: Mask = { x: 0, y: 0, w: width, h: height, data: c.data, outside: blankOf(c) };
+    const scaled = await scaleMask(mask, toWidth / width, toHeight / height, { x: 0, y: 0 });
+    out.push(onCanvas(c, scaled, toWidth, toHeight));
+  }
+  return out;
+}

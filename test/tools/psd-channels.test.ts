@@ -1,0 +1,257 @@
+/**
+ * Spot and alpha channels kept from a Photoshop file to the file saved: read by psd-tools (an independent reader)
+ * from both, byte for byte; moved, cut and resampled with the canvas (ImageMagick the reference for resampling);
+ * carried through the session's journal. The files are Photoshop's, from psd-tools' test files
+ * (test/fixtures/psd-tools/README.md).
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import type { Session } from '../../src/calls/session.js';
+import type { DocState } from '../../src/engine/model.js';
+import { BufferNames, decodeState, encodeState } from '../../src/service/state-codec.js';
+import { convertTo } from '../support/imagemagick.js';
+import { psdChannels } from '../support/psd-channels.js';
+import { newSession, ok, tempDir } from '../support/session.js';
+
+const fixture = (name: string) => readFileSync(new URL(`../fixtures/psd-tools/${name}`, import.meta.url));
+const warningsOf = (r: Record<string, unknown>): string[] => (r.warnings as string[] | undefined) ?? [];
+
+async function opened(file: string): Promise<{ s: Session; result: Record<string, unknown> }> {
+  const s = newSession();
+  await s.workspace.writeAtomic(file, fixture(file));
+  return { s, result: await ok(s, 'open_document', { path: file }) };
+}
+
+async function savedAs(s: Session, path: string) {
+  await ok(s, 'save_document_as', { path });
+  return psdChannels(await s.workspace.read(path));
+}
+
+function current(s: Session): DocState {
+  const { editor } = s.state;
+  const doc = editor.docs.find((d) => d.id === editor.active)!;
+  return doc.history.states[doc.history.index]!;
+}
+
+/** The channels after the colour channels and the transparency, by name. */
+function extras(p: Awaited<ReturnType<typeof psdChannels>>): Map<string, Uint8Array> {
+  const colour = p.mode === 4 ? 4 : 3;
+  const out = new Map<string, Uint8Array>();
+  p.names.forEach((name, i) => {
+    if (name !== 'Transparency') out.set(name, p.planes[colour + i]!);
+  });
+  return out;
+}
+
+/** `plane` (w × h) cut to the rectangle at x, y of size cw × ch. */
+function cut(plane: Uint8Array, w: number, x: number, y: number, cw: number, ch: number): Uint8Array {
+  const out = new Uint8Array(cw * ch);
+  for (let r = 0; r < ch; r++) out.set(plane.subarray((y + r) * w + x, (y + r) * w + x + cw), r * cw);
+  return out;
+}
+
+const equalBytes = (a: Uint8Array, b: Uint8Array) => Buffer.from(a).equals(Buffer.from(b));
+
+describe('spot and alpha channels', () => {
+  it('keeps a CMYK file’s three spot plates through open, an edit and save, byte for byte', async () => {
+    const original = await psdChannels(fixture('cmyk-spot.psd'));
+    const { s, result } = await opened('cmyk-spot.psd');
+    expect(warningsOf(result)).toContainEqual(
+      expect.stringMatching(/3 个专色或 Alpha 通道：“blue”、“fluorescent pink”、“yellow”。已保留/),
+    );
+    expect(result.losses ?? []).toEqual([]);
+    const info = await ok(s, 'get_document_info');
+    expect(info.channels).toEqual([
+      { name: 'blue', kind: 'spot' },
+      { name: 'fluorescent pink', kind: 'spot' },
+      { name: 'yellow', kind: 'spot' },
+    ]);
+    await ok(s, 'create_layer', { name: '标注' });
+    await ok(s, 'select_rect', { left: 10, top: 10, right: 50, bottom: 30 });
+    await ok(s, 'fill_selection', { color: '#00a0e0' });
+    const saved = await savedAs(s, 'saved.psd');
+    // Four inks and three spot plates: the first spot plate is not read as the transparency (it was: the
+    // flattened file opened with holes where the blue ink is, and was saved with a fifth channel).
+    expect(saved.channels).toBe(7);
+    // The file's inks are blank (the picture is all spot colour): read as such, not from the spot plates' row
+    // counts (which were read as rows, filling the canvas with cyan), and written back blank outside the fill.
+    for (let c = 0; c < 4; c++) {
+      expect(saved.planes[c]!.subarray(40 * 640).every((v) => v === 255)).toBe(true);
+      expect(saved.planes[c]!.subarray(0, 40 * 640).some((v) => v !== 255)).toBe(c < 2); // cyan and magenta
+    }
+    expect(saved.names).toEqual(original.names);
+    expect(saved.display).toBe(original.display);
+    for (const [name, plane] of extras(original))
+      expect(equalBytes(extras(saved).get(name)!, plane)).toBe(true);
+    // As a PSB (32-bit row counts) too.
+    const large = await savedAs(s, 'saved.psb');
+    expect(large.names).toEqual(original.names);
+    for (const [name, plane] of extras(original))
+      expect(equalBytes(extras(large).get(name)!, plane)).toBe(true);
+    // Saved again and opened again: the same plates.
+    const { s: again } = await opened('cmyk-spot.psd');
+    await again.workspace.writeAtomic('second.psd', await s.workspace.read('saved.psd'));
+    await ok(again, 'open_document', { path: 'second.psd' });
+    const third = await savedAs(again, 'third.psd');
+    for (const [name, plane] of extras(original))
+      expect(equalBytes(extras(third).get(name)!, plane)).toBe(true);
+  });
+
+  it('shows the spot plates on the canvas in their inks, and exports the colour channels only', async () => {
+    const original = await psdChannels(fixture('cmyk-spot.psd'));
+    const { s } = await opened('cmyk-spot.psd');
+    const view = await ok(s, 'get_canvas_image', { max_size: 640 });
+    const png = Buffer.from((view.images as { base64: string }[])[0]!.base64, 'base64');
+    const shown = await sharp(png).ensureAlpha().raw().toBuffer();
+    // Each plate's display colour (resource 1077: colour space RGB, 16-bit words) at solidity 0 — a transparent
+    // ink — multiplies the paper under it by 1 − a + a·ink, a its coverage (1 − value / 255).
+    const display = Buffer.from(original.display!, 'hex');
+    const inks = [0, 1, 2].map((k) =>
+      [0, 1, 2].map((c) => display.readUInt16BE(4 + k * 13 + 2 + c * 2) / 65535),
+    );
+    let sum = 0;
+    let most = 0;
+    const plates = [...extras(original).values()];
+    for (let p = 0; p < 640 * 637; p++) {
+      for (let c = 0; c < 3; c++) {
+        let v = 1;
+        plates.forEach((plate, k) => {
+          const a = 1 - plate[p]! / 255;
+          v *= 1 - a + a * inks[k]![c]!;
+        });
+        const d = Math.abs(shown[p * 4 + c]! - v * 255);
+        sum += d;
+        most = Math.max(most, d);
+      }
+    }
+    // Rounded after each plate: measured within a level.
+    expect(sum / (640 * 637 * 3)).toBeLessThan(0.5);
+    expect(most).toBeLessThan(2);
+    // Not white: the wheel's red, where pink and yellow overprint, is there.
+    const red = shown.subarray((450 * 640 + 600) * 4, (450 * 640 + 600) * 4 + 3);
+    expect(red[0]).toBeGreaterThan(150);
+    expect(red[1]).toBeLessThan(120);
+    // A flattened export, as Photoshop's, holds the colour channels only: blank paper here.
+    await ok(s, 'export_image', { path: 'flat.png' });
+    const stats = await sharp(await s.workspace.read('flat.png')).stats();
+    expect(stats.channels.slice(0, 3).every((c) => c.min === 255)).toBe(true);
+  });
+
+  it('keeps an RGB file’s alpha channel beside its transparency, which is no channel of its own', async () => {
+    const original = await psdChannels(fixture('rgb-transparency-alpha.psd'));
+    expect(original.names).toEqual(['Transparency', 'Alpha 1']);
+    const { s, result } = await opened('rgb-transparency-alpha.psd');
+    // The merged transparency Photoshop lists among the channels is not reported as a channel, nor as lost.
+    expect(warningsOf(result).join('\n')).not.toMatch(/Transparency/);
+    expect(warningsOf(result)).toContainEqual(
+      expect.stringMatching(/1 个专色或 Alpha 通道：“Alpha 1”。已保留/),
+    );
+    expect((await ok(s, 'get_document_info')).channels).toEqual([{ name: 'Alpha 1', kind: 'alpha' }]);
+    const saved = await savedAs(s, 'saved.psd');
+    expect(saved.channels).toBe(5);
+    expect(saved.names).toEqual(['Transparency', 'Alpha 1']);
+    expect(saved.identifiers).toEqual(original.identifiers);
+    expect(saved.display).toBe(original.display);
+    expect(equalBytes(extras(saved).get('Alpha 1')!, extras(original).get('Alpha 1')!)).toBe(true);
+  });
+
+  it('reads the channel after the colours as an alpha channel when the file says it is not the transparency', async () => {
+    // Photoshop's 4 × 4 file: two layers (a positive layer count) and "Alpha 1" as the merged image's fourth channel.
+    const original = await psdChannels(fixture('rgb-alpha-channel.psd'));
+    expect(original.channels).toBe(4);
+    const { s } = await opened('rgb-alpha-channel.psd');
+    expect(current(s).channels?.map((c) => c.name)).toEqual(['Alpha 1']);
+    const saved = await savedAs(s, 'saved.psd');
+    expect(saved.channels).toBe(4);
+    expect(saved.names).toEqual(['Alpha 1']);
+    expect(equalBytes(extras(saved).get('Alpha 1')!, extras(original).get('Alpha 1')!)).toBe(true);
+  });
+
+  it('moves, cuts and blanks the channels with the canvas, and undo brings them back', async () => {
+    const original = extras(await psdChannels(fixture('cmyk-spot.psd')));
+    const { s } = await opened('cmyk-spot.psd');
+    const W = 640;
+    const H = 637;
+    await ok(s, 'resize_canvas', { width: W + 40, height: H + 20, anchor: 'center' });
+    const grown = extras(await savedAs(s, 'grown.psd'));
+    for (const [name, plane] of original) {
+      const g = grown.get(name)!;
+      expect(g.length).toBe((W + 40) * (H + 20));
+      expect(equalBytes(cut(g, W + 40, 20, 10, W, H), plane)).toBe(true);
+      // The new margin carries no ink (255, white in the Channels panel).
+      expect(cut(g, W + 40, 0, 0, W + 40, 10).every((v) => v === 255)).toBe(true);
+      expect(cut(g, W + 40, 0, 0, 20, H + 20).every((v) => v === 255)).toBe(true);
+    }
+    await ok(s, 'undo');
+    await ok(s, 'crop_document', { left: 100, top: 50, right: 400, bottom: 300 });
+    const cropped = extras(await savedAs(s, 'cropped.psd'));
+    for (const [name, plane] of original) {
+      expect(equalBytes(cropped.get(name)!, cut(plane, W, 100, 50, 300, 250))).toBe(true);
+    }
+    await ok(s, 'undo');
+    expect(current(s).channels?.every((c) => c.data.length === W * H)).toBe(true);
+    const back = extras(await savedAs(s, 'back.psd'));
+    for (const [name, plane] of original) expect(equalBytes(back.get(name)!, plane)).toBe(true);
+  });
+
+  it('resamples the channels with Image Size as ImageMagick does (Lanczos, within half a level on average)', async () => {
+    const original = extras(await psdChannels(fixture('cmyk-spot.psd')));
+    const { s } = await opened('cmyk-spot.psd');
+    await ok(s, 'resize_image', { width: 320, height: 319 });
+    const resized = extras(await savedAs(s, 'half.psd'));
+    for (const [name, plane] of original) {
+      const ours = resized.get(name)!;
+      expect(ours.length).toBe(320 * 319);
+      const reference = await convertTo(
+        [
+          '-size',
+          '640x637',
+          '-depth',
+          '8',
+          `gray:${rawFile(plane, 'plate')}`,
+          '-filter',
+          'Lanczos',
+          '-resize',
+          '320x319!',
+          'gray:OUT',
+        ],
+        'gray',
+      );
+      let sum = 0;
+      let most = 0;
+      for (let i = 0; i < ours.length; i++) {
+        const d = Math.abs(ours[i]! - reference[i]!);
+        sum += d;
+        most = Math.max(most, d);
+      }
+      // Two Lanczos implementations (libvips, ImageMagick) round differently: measured 0.04–0.06 of a level on
+      // average, 2 at most.
+      expect(sum / ours.length, name).toBeLessThan(0.5);
+      expect(most, name).toBeLessThanOrEqual(4);
+    }
+  });
+
+  it('says an exported picture lacks them, and carries them through the session’s journal', async () => {
+    const original = extras(await psdChannels(fixture('cmyk-spot.psd')));
+    const { s } = await opened('cmyk-spot.psd');
+    const png = await ok(s, 'export_image', { path: 'flat.png' });
+    expect(warningsOf(png)).toContainEqual(
+      expect.stringMatching(/不含专色或 Alpha 通道 “blue”、“fluorescent pink”、“yellow”/),
+    );
+    const encoded = encodeState(s.state, new BufferNames('t'));
+    const files = new Map(encoded.fresh.map((f) => [f.name, Uint8Array.from(f.bytes)]));
+    const restored = newSession(s.workspace.root);
+    restored.restore(decodeState(encoded.json, (ref) => files.get(ref.name)!) as Session['state']);
+    const again = extras(await savedAs(restored, 'again.psd'));
+    for (const [name, plane] of original) expect(equalBytes(again.get(name)!, plane)).toBe(true);
+  });
+});
+
+/** `plane` as a file of grey bytes, for ImageMagick. */
+function rawFile(plane: Uint8Array, name: string): string {
+  const file = path.join(tempDir('channels-'), `${name}.gray`);
+  writeFileSync(file, plane);
+  return file;
+}
