@@ -169,6 +169,29 @@ describe('spot and alpha channels', () => {
     expect(equalBytes(extras(saved).get('Alpha 1')!, extras(original).get('Alpha 1')!)).toBe(true);
   });
 
+  it('reads a flattened 8- or 16-bit file’s alpha channel as a channel, not as the picture’s transparency', async () => {
+    for (const depth of [8, 16] as const) {
+      const w = 32;
+      const h = 16;
+      const mask = Uint8Array.from({ length: w * h }, (_, i) => (i % w) * 8);
+      const s = newSession();
+      await s.workspace.writeAtomic('flat.psd', flatRgbWithAlpha(w, h, depth, mask));
+      const opened = await ok(s, 'open_document', { path: 'flat.psd' });
+      expect(warningsOf(opened)).toContainEqual(expect.stringMatching(/“Mask A”。已保留/));
+      const state = current(s);
+      expect(state.channels?.map((c) => [c.name, c.kind, c.identifier])).toEqual([['Mask A', 'alpha', 7]]);
+      // 16-bit samples keep their high byte, as the colour channels are brought to 8 bits.
+      expect(equalBytes(state.channels![0]!.data, mask)).toBe(true);
+      // ag-psd took the fourth channel for transparency: the picture was as transparent as the mask is dark.
+      const pixel = await ok(s, 'get_pixel_color', { x: 0, y: 0 });
+      expect([pixel.a, pixel.r, pixel.g, pixel.b]).toEqual([255, 200, 0, 40]);
+      const saved = await savedAs(s, 'saved.psd');
+      expect(saved.channels).toBe(4);
+      expect(saved.names).toEqual(['Mask A']);
+      expect(equalBytes(extras(saved).get('Mask A')!, mask)).toBe(true);
+    }
+  });
+
   it('moves, cuts and blanks the channels with the canvas, and undo brings them back', async () => {
     const original = extras(await psdChannels(fixture('cmyk-spot.psd')));
     const { s } = await opened('cmyk-spot.psd');
@@ -254,4 +277,65 @@ function rawFile(plane: Uint8Array, name: string): string {
   const file = path.join(tempDir('channels-'), `${name}.gray`);
   writeFileSync(file, plane);
   return file;
+}
+
+/**
+ * A flattened RGB file (no layer section) whose merged image holds R, G, B and one alpha channel "Mask A"
+ * (identifier 7, shown red at 50 %), `depth` bits per channel, uncompressed: the shape Photoshop saves a
+ * one-layer picture with a saved selection in when asked for maximum compatibility off.
+ */
+function flatRgbWithAlpha(w: number, h: number, depth: 8 | 16, mask: Uint8Array): Uint8Array {
+  const bytes = depth / 8;
+  const block = (id: number, data: Buffer) =>
+    Buffer.concat([
+      Buffer.from('8BIM'),
+      Buffer.from([id >> 8, id & 255, 0, 0]),
+      Buffer.from([
+        data.length >> 24,
+        (data.length >> 16) & 255,
+        (data.length >> 8) & 255,
+        data.length & 255,
+      ]),
+      data,
+      Buffer.alloc(data.length & 1),
+    ]);
+  const name = 'Mask A';
+  const unicode = Buffer.alloc(4 + (name.length + 1) * 2);
+  unicode.writeUInt32BE(name.length + 1);
+  for (let i = 0; i < name.length; i++) unicode.writeUInt16BE(name.charCodeAt(i), 4 + i * 2);
+  const resources = Buffer.concat([
+    block(1006, Buffer.concat([Buffer.from([name.length]), Buffer.from(name, 'latin1')])),
+    block(1045, unicode),
+    block(1053, Buffer.from([0, 0, 0, 7])),
+    block(1077, Buffer.from([0, 0, 0, 1, 0, 0, 0xff, 0xff, 0, 0, 0, 0, 0, 0, 0, 50, 1])),
+  ]);
+  const header = Buffer.alloc(26);
+  header.write('8BPS', 0, 'latin1');
+  header.writeUInt16BE(1, 4);
+  header.writeUInt16BE(4, 12);
+  header.writeUInt32BE(h, 14);
+  header.writeUInt32BE(w, 18);
+  header.writeUInt16BE(depth, 22);
+  header.writeUInt16BE(3, 24);
+  const plane = (value: (i: number) => number) => {
+    const out = Buffer.alloc(w * h * bytes);
+    for (let i = 0; i < w * h; i++) {
+      if (bytes === 1) out[i] = value(i);
+      else out.writeUInt16BE(value(i) * 257, i * 2);
+    }
+    return out;
+  };
+  const sizeOf = (n: number) => Buffer.from([n >> 24, (n >> 16) & 255, (n >> 8) & 255, n & 255]);
+  return Buffer.concat([
+    header,
+    sizeOf(0), // colour mode data
+    sizeOf(resources.length),
+    resources,
+    sizeOf(0), // layer and mask information
+    Buffer.from([0, 0]), // raw
+    plane(() => 200),
+    plane((i) => (i * 7) % 256),
+    plane(() => 40),
+    plane((i) => mask[i]!),
+  ]);
 }
