@@ -21,22 +21,46 @@ import sharp from './sharp.js';
 const RGB_SPACE = 0;
 const LAB_SPACE = 7;
 
-/** A Photoshop colour structure (space word, four 16-bit words) as sRGB, when it is RGB or Lab. */
-function colourOf(bytes: Uint8Array, at: number): RGB | undefined {
+/** A spot ink's colour: as the screen shows it, and as CIE Lab (D50) for a PDF's separation. */
+export interface SpotInk {
+  readonly rgb: RGB;
+  readonly lab: readonly [number, number, number];
+}
+
+/** A Photoshop colour structure (space word, four 16-bit words), when it is RGB or Lab. */
+function colourOf(bytes: Uint8Array, at: number): SpotInk | undefined {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (at + 10 > bytes.length) return undefined;
   const space = view.getUint16(at);
   if (space === RGB_SPACE) {
     const c = (k: number) => Math.round(view.getUint16(at + 2 + k * 2) / 257);
-    return { r: c(0), g: c(1), b: c(2) };
+    const rgb = { r: c(0), g: c(1), b: c(2) };
+    return { rgb, lab: srgbToLabD50(rgb) };
   }
   if (space === LAB_SPACE) {
-    const L = view.getInt16(at + 2) / 100;
-    const a = view.getInt16(at + 4) / 100;
-    const b = view.getInt16(at + 6) / 100;
-    return labD50ToSrgb(L, a, b);
+    const lab = [
+      view.getInt16(at + 2) / 100,
+      view.getInt16(at + 4) / 100,
+      view.getInt16(at + 6) / 100,
+    ] as const;
+    return { rgb: labD50ToSrgb(...lab), lab };
   }
   return undefined;
+}
+
+/** sRGB as CIE Lab under D50: the inverse of labD50ToSrgb (sRGB's curve and matrix, Bradford-adapted to D50). */
+function srgbToLabD50({ r, g, b }: RGB): [number, number, number] {
+  const linear = (v: number) => {
+    const c = v / 255;
+    return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  const [R, G, B] = [linear(r), linear(g), linear(b)];
+  const X = (0.4360747 * R + 0.3850649 * G + 0.1430804 * B) / 0.96422;
+  const Y = 0.2225045 * R + 0.7168786 * G + 0.0606169 * B;
+  const Z = (0.0139322 * R + 0.0971045 * G + 0.7141733 * B) / 0.82521;
+  const f = (t: number) => (t > 216 / 24389 ? Math.cbrt(t) : ((24389 / 27) * t + 16) / 116);
+  const [fx, fy, fz] = [f(X), f(Y), f(Z)];
+  return [116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)];
 }
 
 /**
@@ -62,11 +86,11 @@ function labD50ToSrgb(L: number, a: number, b: number): RGB {
   return { r: encode(r), g: encode(g), b: encode(bl) };
 }
 
-/** The colour a spot channel is shown in, or undefined when neither of its records gives one in RGB or Lab. */
-export function spotColourOf(
+/** The ink a spot channel is printed in, or undefined when neither of its records gives one in RGB or Lab. */
+export function spotInkOf(
   channel: DocChannel,
   alternates: readonly { readonly id: number; readonly data: Uint8Array }[],
-): RGB | undefined {
+): SpotInk | undefined {
   const own = channel.display && colourOf(channel.display, 0);
   if (own) return own;
   const table = alternates.find((r) => r.id === ALTERNATE_SPOT_COLOURS)?.data;
@@ -78,6 +102,14 @@ export function spotColourOf(
     if (view.getUint32(at) === channel.identifier) return colourOf(table, at + 4);
   }
   return undefined;
+}
+
+/** The colour a spot channel is shown in (spotInkOf). */
+export function spotColourOf(
+  channel: DocChannel,
+  alternates: readonly { readonly id: number; readonly data: Uint8Array }[],
+): RGB | undefined {
+  return spotInkOf(channel, alternates)?.rgb;
 }
 
 /** Image resource 1067: Photoshop's alternate spot colours. */

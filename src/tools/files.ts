@@ -17,9 +17,10 @@ import {
   encodeTiff,
   type FlatOptions,
 } from '../engine/io/image-codec.js';
-import { encodePdf, type PdfOptions } from '../engine/io/pdf-export.js';
+import { encodePdf, type PdfOptions, type PdfSpot } from '../engine/io/pdf-export.js';
 import { placedFile } from '../engine/io/placed-file.js';
 import type { DecodePsdOptions } from '../engine/io/psd.js';
+import { channelResourcesOf } from '../engine/io/psd-carry.js';
 import { decodePsdOffThread, writePsdFileOffThread } from '../engine/io/psd-thread.js';
 import { documentPixelBytes, psdCanvasPixels, reservePixels } from '../engine/memory-budget.js';
 import type { DocState, Layer, Loss, PixelLayer, Raster, SmartLayer } from '../engine/model.js';
@@ -34,6 +35,7 @@ import { documentInkSources, newInkTable, recordPixels } from '../engine/raster-
 import sharp from '../engine/sharp.js';
 import { placeScale, renderSmart } from '../engine/smart.js';
 import { shownCanvas } from '../engine/soft-proof.js';
+import { spotInkOf } from '../engine/spot-display.js';
 import { allocateId, insertLayer, layerById, setActive, slotAbove } from '../engine/tree.js';
 import {
   EXPORT_FORMAT_IDS,
@@ -295,11 +297,26 @@ function warnUndrawn(ctx: ToolContext, doc: OpenDocument, picture: string): void
  * The spot and alpha channels an exported picture lacks: the document keeps them and its PSD holds them, but a
  * flattened picture has the colour channels only (Photoshop's Save a Copy drops them too, with a warning).
  */
-function warnChannels(ctx: ToolContext, doc: OpenDocument, picture: string): void {
+function warnChannels(ctx: ToolContext, doc: OpenDocument, picture: string, pdf: boolean): void {
   const channels = doc.state.channels ?? [];
-  if (channels.length === 0) return;
-  const names = channels.map((c) => `“${c.name}”`).join('、');
+  const printed = pdf ? new Set(pdfSpotsOf(doc.state).map((s) => s.name)) : new Set<string>();
+  const left = channels.filter((c) => !printed.has(c.name));
+  if (printed.size > 0) {
+    const names = [...printed].map((n) => `“${n}”`).join('、');
+    ctx.warn(`${picture}中专色通道 ${names} 作为专色分色（叠印）输出，印刷时各用其专色油墨`);
+  }
+  if (left.length === 0) return;
+  const names = left.map((c) => `“${c.name}”`).join('、');
   ctx.warn(`${picture}不含专色或 Alpha 通道 ${names}：它们保留在文档中，保存为 PSD 时写入`);
+}
+
+/** The document's spot plates a PDF prints as separations: those whose ink has a colour (spot-display.ts). */
+function pdfSpotsOf(state: DocState): PdfSpot[] {
+  const alternates = channelResourcesOf(state);
+  return (state.channels ?? []).flatMap((c) => {
+    const ink = c.kind === 'spot' ? spotInkOf(c, alternates) : undefined;
+    return ink ? [{ name: c.name, data: c.data, lab: ink.lab }] : [];
+  });
 }
 
 /** Writes the flattened image as PNG or JPEG (Photoshop's Save a Copy: the document's own file is unchanged). */
@@ -343,12 +360,13 @@ async function exportImage(
               ...print,
               title: doc.name,
               outputIntent: documentProfile(doc.state),
+              spots: pdfSpotsOf(doc.state),
             })
           : await encodeJpeg(image, dpi, { ...flat, ...(quality !== undefined ? { quality } : {}) });
   await ctx.workspace.writeAtomic(target, buffer);
   warnLosses(ctx, doc, target, FORMAT_NAMES[format]);
   warnUndrawn(ctx, doc, `导出的 ${FORMAT_NAMES[format]}“${target}”`);
-  warnChannels(ctx, doc, `导出的 ${FORMAT_NAMES[format]}“${target}”`);
+  warnChannels(ctx, doc, `导出的 ${FORMAT_NAMES[format]}“${target}”`, format === 'pdf');
   return {
     path: target,
     format,

@@ -35,6 +35,8 @@ export interface PdfRead {
   readonly images: readonly PdfImage[];
   /** The first picture as pdfimages extracts it, with its file's extension ('png' or 'tif'). */
   readonly first: { readonly bytes: Buffer; readonly ext: string } | null;
+  /** Every picture of the first page so, in the page's order (a separation's through its alternate colours). */
+  readonly pictures: readonly { readonly bytes: Buffer; readonly ext: string }[];
 }
 
 /** What pdfinfo, pdfimages (and with `boxes`, the page's boxes: `MediaBox`, `TrimBox`, …) read of `pdf`. */
@@ -69,11 +71,13 @@ export async function readPdf(pdf: Uint8Array, opts: { boxes?: boolean } = {}): 
       }));
     await run(PDFIMAGES, ['-png', '-tiff', '-f', '1', '-l', '1', file!, path.join(dir, 'img')]);
     const extracted = (await readdir(dir)).filter((f) => f.startsWith('img-')).sort();
-    const name = extracted[0];
-    const first = name
-      ? { bytes: await readFile(path.join(dir, name)), ext: path.extname(name).slice(1) }
-      : null;
-    return { info, images, first };
+    const pictures = await Promise.all(
+      extracted.map(async (name) => ({
+        bytes: await readFile(path.join(dir, name)),
+        ext: path.extname(name).slice(1),
+      })),
+    );
+    return { info, images, first: pictures[0] ?? null, pictures };
   });
 }
 

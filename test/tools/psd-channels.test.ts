@@ -12,6 +12,7 @@ import type { Session } from '../../src/calls/session.js';
 import type { DocState } from '../../src/engine/model.js';
 import { BufferNames, decodeState, encodeState } from '../../src/service/state-codec.js';
 import { convertTo } from '../support/imagemagick.js';
+import { readPdf } from '../support/poppler.js';
 import { psdChannels } from '../support/psd-channels.js';
 import { newSession, ok, tempDir } from '../support/session.js';
 
@@ -137,6 +138,50 @@ describe('spot and alpha channels', () => {
     await ok(s, 'export_image', { path: 'flat.png' });
     const stats = await sharp(await s.workspace.read('flat.png')).stats();
     expect(stats.channels.slice(0, 3).every((c) => c.min === 255)).toBe(true);
+  });
+
+  it('exports a PDF whose spot plates are overprinted separations in their inks', async () => {
+    const original = extras(await psdChannels(fixture('cmyk-spot.psd')));
+    const { s } = await opened('cmyk-spot.psd');
+    const exported = await ok(s, 'export_image', { path: 'wheel.pdf' });
+    expect(warningsOf(exported)).toContainEqual(
+      expect.stringMatching(/专色通道 “blue”、“fluorescent pink”、“yellow” 作为专色分色（叠印）输出/),
+    );
+    const read = await readPdf(await s.workspace.read('wheel.pdf'));
+    // The picture in its ICC colours, then one single-component Separation image per plate (Poppler: 'sep').
+    expect(read.images.map((i) => [i.color, i.components, i.width, i.height])).toEqual([
+      ['icc', 4, 640, 637],
+      ['sep', 1, 640, 637],
+      ['sep', 1, 640, 637],
+      ['sep', 1, 640, 637],
+    ]);
+    // Poppler draws each separation through its alternate colour: paper where the plate is white, the ink where
+    // it is black (the Decode array reads the plate's bytes as ink). Checked at each plate's darkest pixel.
+    const looks: ((c: number[]) => boolean)[] = [
+      ([r, , b]) => b! > r! + 100, // blue
+      ([r, g]) => r! > g! + 150, // fluorescent pink
+      ([r, g, b]) => r! > 200 && g! > 200 && b! < 80, // yellow
+    ];
+    const plates = [...original.values()];
+    for (let k = 0; k < 3; k++) {
+      const picture = read.pictures[k + 1]!;
+      const { data } = await sharp(picture.bytes).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+      const plate = plates[k]!;
+      let darkest = 0;
+      for (let p = 0; p < plate.length; p++) if (plate[p]! < plate[darkest]!) darkest = p;
+      const white = plate.indexOf(255);
+      expect([...data.subarray(white * 3, white * 3 + 3)]).toEqual([255, 255, 255]);
+      expect(looks[k]!([...data.subarray(darkest * 3, darkest * 3 + 3)]), `plate ${k}`).toBe(true);
+    }
+    // Scaled, the plates are scaled with the picture.
+    await ok(s, 'export_image', { path: 'half.pdf', scale: 50 });
+    const half = await readPdf(await s.workspace.read('half.pdf'));
+    expect(half.images.map((i) => [i.color, i.width, i.height])).toEqual([
+      ['icc', 320, 319],
+      ['sep', 320, 319],
+      ['sep', 320, 319],
+      ['sep', 320, 319],
+    ]);
   });
 
   it('keeps an RGB file’s alpha channel beside its transparency, which is no channel of its own', async () => {

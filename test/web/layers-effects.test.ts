@@ -30,7 +30,9 @@ describe('the layers pane’s fx mark', () => {
       expect(await mark.getAttribute('title')).toBe('描边、投影');
       expect(await row('空白').locator('.tag.fx').count()).toBe(0);
       // The picture is looked at with its canvas drawn: the white page under the title, once loaded.
-      await eventually(() => imageColorAt(page.locator('.artboard img'), 0.95, 0.95)).toEqual([255, 255, 255]);
+      await eventually(() => imageColorAt(page.locator('.artboard img'), 0.95, 0.95)).toEqual([
+        255, 255, 255,
+      ]);
       await snapshot(page, 'layers-effects');
       await okCalls(studio.url, id, [toolCall('clear_layer_effects', { name: '标题' })]);
       await eventually(() => mark.count()).toBe(0);

@@ -30,9 +30,11 @@ import {
   PDFName,
   type PDFOperator,
   PDFRawStream,
+  type PDFRef,
   PDFString,
   popGraphicsState,
   pushGraphicsState,
+  setGraphicsState,
   setLineWidth,
   setStrokingCmykColor,
   setStrokingGrayscaleColor,
@@ -41,6 +43,7 @@ import {
 import { PDF_MARK_MARGIN_MM } from '../../registry/file-formats.js';
 import type { Raster } from '../model.js';
 import type { PressProfile } from '../press-profile.js';
+import sharp from '../sharp.js';
 import { checkDpi, checkRaster, encodeFailure, type FlatOptions, flatInput } from './image-codec.js';
 import { srgbProfilePath } from './rgb-profile.js';
 
@@ -62,6 +65,18 @@ export interface PdfOptions extends FlatOptions {
   readonly cropMarks?: boolean;
   /** The printing condition the file is made for (PDF/X's output intent): a CMYK press profile. */
   readonly outputIntent?: Pick<PressProfile, 'bytes' | 'name'>;
+  /** Spot plates printed over the picture, each its own separation (below). */
+  readonly spots?: readonly PdfSpot[];
+}
+
+/**
+ * A spot plate: `data` is a byte per pixel of the picture before any `size` (0 full ink, 255 none, as a PSD's spot
+ * channel), printed in the ink `name`, whose look is `lab` (CIE Lab, D50).
+ */
+export interface PdfSpot {
+  readonly name: string;
+  readonly data: Uint8Array;
+  readonly lab: readonly [number, number, number];
 }
 
 /** The standard's version as PDF/X names it, in the document information and the XMP metadata alike. */
@@ -125,6 +140,64 @@ function cropMarks(
     }
   }
   return ops;
+}
+
+/**
+ * Each spot plate as an image in its own Separation colour space: one component, the tint being how much ink
+ * (the plate's bytes read inverted by the Decode array), its look for a proof or a printer without the ink the
+ * Lab colour at full tint over white paper.
+ */
+async function spotImages(
+  context: PDFDocument['context'],
+  spots: readonly PdfSpot[],
+  raster: Raster,
+  w: number,
+  h: number,
+): Promise<PDFRef[]> {
+  const refs: PDFRef[] = [];
+  for (const spot of spots) {
+    const plane =
+      w === raster.w && h === raster.h
+        ? spot.data
+        : await sharp(Buffer.from(spot.data.buffer, spot.data.byteOffset, spot.data.byteLength), {
+            raw: { width: raster.w, height: raster.h, channels: 1 },
+            limitInputPixels: false,
+          })
+            .resize(w, h, { kernel: 'lanczos3', fit: 'fill' })
+            .raw()
+            .toBuffer();
+    const packed = await deflated(plane);
+    const tint = context.obj({
+      FunctionType: 2,
+      Domain: [0, 1],
+      C0: [100, 0, 0],
+      C1: [...spot.lab],
+      N: 1,
+    });
+    const lab = [
+      PDFName.of('Lab'),
+      context.obj({ WhitePoint: [0.9642, 1, 0.8249], Range: [-128, 127, -128, 127] }),
+    ];
+    refs.push(
+      context.register(
+        PDFRawStream.of(
+          context.obj({
+            Type: 'XObject',
+            Subtype: 'Image',
+            Width: w,
+            Height: h,
+            BitsPerComponent: 8,
+            ColorSpace: [PDFName.of('Separation'), PDFName.of(spot.name), lab, tint],
+            Decode: [1, 0],
+            Filter: 'FlateDecode',
+            Length: packed.length,
+          }),
+          packed,
+        ),
+      ),
+    );
+  }
+  return refs;
 }
 
 export async function encodePdf(raster: Raster, dpi: number, opts: PdfOptions = {}): Promise<Buffer> {
@@ -203,6 +276,7 @@ export async function encodePdf(raster: Raster, dpi: number, opts: PdfOptions = 
         pixels,
       ),
     );
+    const spots = await spotImages(context, opts.spots ?? [], raster, w, h);
     const [width, height] = [w, h].map((px) => (px / dpi) * POINTS_PER_INCH) as [number, number];
     const margin = opts.cropMarks ? points(PDF_MARK_MARGIN_MM) : 0;
     const bleed = points(opts.bleedMm ?? 0);
@@ -214,6 +288,21 @@ export async function encodePdf(raster: Raster, dpi: number, opts: PdfOptions = 
       drawObject('Im0'),
       popGraphicsState(),
     );
+    if (spots.length > 0) {
+      // Overprinted: a spot ink prints on top of the process inks under it instead of knocking them out.
+      page.node.setExtGState(
+        PDFName.of('GsSpot'),
+        context.obj({ Type: 'ExtGState', OP: true, op: true, OPM: 1 }),
+      );
+      for (const [k, ref] of spots.entries()) page.node.setXObject(PDFName.of(`Spot${k}`), ref);
+      page.pushOperators(
+        pushGraphicsState(),
+        setGraphicsState('GsSpot'),
+        concatTransformationMatrix(width, 0, 0, height, margin, margin),
+        ...spots.map((_, k) => drawObject(`Spot${k}`)),
+        popGraphicsState(),
+      );
+    }
     page.setBleedBox(margin, margin, width, height);
     page.setTrimBox(margin + bleed, margin + bleed, width - 2 * bleed, height - 2 * bleed);
     if (opts.cropMarks) {

@@ -2381,7 +2381,7 @@ export async function decodePsd(buf: Buffer | Uint8Array, opts: DecodePsdOptions
   if (extra.channels.length > 0 && !notes.placed) {
     const names = extra.channels.map((c) => `“${c.name}”`).join('、');
     warnings.push(
-      `PSD 有 ${extra.channels.length} 个专色或 Alpha 通道：${names}。已保留，保存为 PSD 时原样写回；画布上专色按其油墨颜色和密度叠印显示（Alpha 通道不显示），导出 PNG、JPEG、TIFF 或 PDF 时不包含`,
+      `PSD 有 ${extra.channels.length} 个专色或 Alpha 通道：${names}。已保留，保存为 PSD 时原样写回；画布上专色按其油墨颜色和密度叠印显示（Alpha 通道不显示）；导出 PDF 时专色作为专色分色输出，导出 PNG、JPEG 或 TIFF 时不包含`,
     );
     for (const c of extra.channels) {
       if (c.kind === 'spot' && !spotColourOf(c, extra.resources)) {
