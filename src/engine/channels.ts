@@ -4,6 +4,7 @@
  * spot plate (255, white in the Channels panel), unselected in an alpha channel (0, black).
  */
 import type { DocChannel, Mask, Rect } from './model.js';
+import sharp from './sharp.js';
 import { scaleMask } from './transform.js';
 
 const blankOf = (c: DocChannel): 0 | 255 => (c.kind === 'spot' ? 255 : 0);
@@ -53,4 +54,24 @@ export async function resizedChannels(
     out.push(onCanvas(c, scaled, toWidth, toHeight));
   }
   return out;
+}
+
+/**
+ * A channel's bytes (`width × height`) fitted to `w × h` (Lanczos, as the picture it goes with is): for a picture
+ * shown or exported at another size, where the canvas is not resized.
+ */
+export async function planeFitted(
+  data: Uint8Array,
+  width: number,
+  height: number,
+  w: number,
+  h: number,
+): Promise<Uint8Array> {
+  if (w === width && h === height) return data;
+  const input = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  const out = await sharp(input, { raw: { width, height, channels: 1 }, limitInputPixels: false })
+    .resize(w, h, { kernel: 'lanczos3', fit: 'fill' })
+    .raw()
+    .toBuffer();
+  return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
 }

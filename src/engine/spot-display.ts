@@ -14,9 +14,9 @@
  * open call says so (`spotColourOf` returning undefined).
  */
 
+import { planeFitted } from './channels.js';
 import { channelResourcesOf } from './io/psd-carry.js';
 import type { DocChannel, DocState, RGB } from './model.js';
-import sharp from './sharp.js';
 
 const RGB_SPACE = 0;
 const LAB_SPACE = 7;
@@ -136,7 +136,7 @@ export async function showSpotInks(
     if (channel.kind !== 'spot') continue;
     const ink = spotColourOf(channel, channelResourcesOf(state));
     if (!ink) continue;
-    const plane = await planeAt(channel.data, state.width, state.height, w, h);
+    const plane = await planeFitted(channel.data, state.width, state.height, w, h);
     const s = solidityOf(channel);
     const C = [ink.r / 255, ink.g / 255, ink.b / 255] as const;
     for (let p = 0, o = 0; p < plane.length; p++, o += 4) {
@@ -152,21 +152,4 @@ export async function showSpotInks(
       shown[o + 3] = Math.round(255 - (1 - alpha) * (1 - a) * 255);
     }
   }
-}
-
-/** A channel's bytes at the shown size (Lanczos, as the picture under it). */
-async function planeAt(
-  data: Uint8Array,
-  width: number,
-  height: number,
-  w: number,
-  h: number,
-): Promise<Uint8Array> {
-  if (w === width && h === height) return data;
-  const input = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-  const out = await sharp(input, { raw: { width, height, channels: 1 }, limitInputPixels: false })
-    .resize(w, h, { kernel: 'lanczos3', fit: 'fill' })
-    .raw()
-    .toBuffer();
-  return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
 }

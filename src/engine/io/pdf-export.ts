@@ -41,9 +41,9 @@ import {
   stroke,
 } from 'pdf-lib';
 import { PDF_MARK_MARGIN_MM } from '../../registry/file-formats.js';
+import { planeFitted } from '../channels.js';
 import type { Raster } from '../model.js';
 import type { PressProfile } from '../press-profile.js';
-import sharp from '../sharp.js';
 import { checkDpi, checkRaster, encodeFailure, type FlatOptions, flatInput } from './image-codec.js';
 import { srgbProfilePath } from './rgb-profile.js';
 
@@ -142,6 +142,29 @@ function cropMarks(
   return ops;
 }
 
+/** An 8-bit image XObject of `w × h` pixels in `colorSpace`, its samples `packed` (Flate). */
+function imageXObject(
+  context: PDFDocument['context'],
+  w: number,
+  h: number,
+  colorSpace: Parameters<PDFDocument['context']['obj']>[0] & unknown[],
+  packed: Uint8Array,
+  extra: { Decode?: number[] } = {},
+): PDFRef {
+  const dict: PDFDict = context.obj({
+    Type: 'XObject',
+    Subtype: 'Image',
+    Width: w,
+    Height: h,
+    BitsPerComponent: 8,
+    ColorSpace: colorSpace,
+    ...extra,
+    Filter: 'FlateDecode',
+    Length: packed.length,
+  });
+  return context.register(PDFRawStream.of(dict, packed));
+}
+
 /**
  * Each spot plate as an image in its own Separation colour space: one component, the tint being how much ink
  * (the plate's bytes read inverted by the Decode array), its look for a proof or a printer without the ink the
@@ -156,16 +179,7 @@ async function spotImages(
 ): Promise<PDFRef[]> {
   const refs: PDFRef[] = [];
   for (const spot of spots) {
-    const plane =
-      w === raster.w && h === raster.h
-        ? spot.data
-        : await sharp(Buffer.from(spot.data.buffer, spot.data.byteOffset, spot.data.byteLength), {
-            raw: { width: raster.w, height: raster.h, channels: 1 },
-            limitInputPixels: false,
-          })
-            .resize(w, h, { kernel: 'lanczos3', fit: 'fill' })
-            .raw()
-            .toBuffer();
+    const plane = await planeFitted(spot.data, raster.w, raster.h, w, h);
     const packed = await deflated(plane);
     const tint = context.obj({
       FunctionType: 2,
@@ -178,24 +192,8 @@ async function spotImages(
       PDFName.of('Lab'),
       context.obj({ WhitePoint: [0.9642, 1, 0.8249], Range: [-128, 127, -128, 127] }),
     ];
-    refs.push(
-      context.register(
-        PDFRawStream.of(
-          context.obj({
-            Type: 'XObject',
-            Subtype: 'Image',
-            Width: w,
-            Height: h,
-            BitsPerComponent: 8,
-            ColorSpace: [PDFName.of('Separation'), PDFName.of(spot.name), lab, tint],
-            Decode: [1, 0],
-            Filter: 'FlateDecode',
-            Length: packed.length,
-          }),
-          packed,
-        ),
-      ),
-    );
+    const separation = [PDFName.of('Separation'), PDFName.of(spot.name), lab, tint];
+    refs.push(imageXObject(context, w, h, separation, packed, { Decode: [1, 0] }));
   }
   return refs;
 }
@@ -261,21 +259,7 @@ export async function encodePdf(raster: Raster, dpi: number, opts: PdfOptions = 
       const hex = id.replace(/-/g, '');
       context.trailerInfo.ID = context.obj([PDFHexString.of(hex), PDFHexString.of(hex)]);
     }
-    const imageRef = context.register(
-      PDFRawStream.of(
-        context.obj({
-          Type: 'XObject',
-          Subtype: 'Image',
-          Width: w,
-          Height: h,
-          BitsPerComponent: 8,
-          ColorSpace: [PDFName.of('ICCBased'), iccRef],
-          Filter: 'FlateDecode',
-          Length: pixels.length,
-        }),
-        pixels,
-      ),
-    );
+    const imageRef = imageXObject(context, w, h, [PDFName.of('ICCBased'), iccRef], pixels);
     const spots = await spotImages(context, opts.spots ?? [], raster, w, h);
     const [width, height] = [w, h].map((px) => (px / dpi) * POINTS_PER_INCH) as [number, number];
     const margin = opts.cropMarks ? points(PDF_MARK_MARGIN_MM) : 0;

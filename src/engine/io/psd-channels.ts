@@ -48,7 +48,8 @@ export function imageResources(file: Uint8Array, ids: readonly number[]): Map<nu
   at += 4 + view.getUint32(at);
   const end = at + 4 + view.getUint32(at);
   at += 4;
-  while (at + 12 <= end && view.getUint32(at) === 0x3842494d) {
+  // Blocks are signed '8BIM' by Photoshop, 'MeSa' or 'PHUT' by other writers: any signature is read past.
+  while (at + 12 <= end) {
     const id = view.getUint16(at + 4);
     const nameLength = file[at + 6]!;
     at += 6 + ((nameLength + 2) & ~1);
