@@ -71,6 +71,8 @@ export async function planeFitted(
   const input = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   const out = await sharp(input, { raw: { width, height, channels: 1 }, limitInputPixels: false })
     .resize(w, h, { kernel: 'lanczos3', fit: 'fill' })
+    // One band out: libvips hands a grey image on as sRGB, three bands, unless told.
+    .extractChannel(0)
     .raw()
     .toBuffer();
   return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);

@@ -134,6 +134,15 @@ describe('spot and alpha channels', () => {
     const red = shown.subarray((450 * 640 + 600) * 4, (450 * 640 + 600) * 4 + 3);
     expect(red[0]).toBeGreaterThan(150);
     expect(red[1]).toBeLessThan(120);
+    // Shown smaller (a window's picture), the plates are scaled with the picture: the same wheel as at full size
+    // averaged 2 × 2, within the difference of Lanczos and a box filter.
+    const small = await ok(s, 'get_canvas_image', { max_size: 320 });
+    const half = await sharp(Buffer.from((small.images as { base64: string }[])[0]!.base64, 'base64'))
+      .ensureAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    expect([half.info.width, half.info.height]).toEqual([320, 319]);
+    expect(meanDifference(half.data, halved(shown, 640, 637, 4), 4)).toBeLessThan(4);
     // A flattened export, as Photoshop's, holds the colour channels only: blank paper here.
     await ok(s, 'export_image', { path: 'flat.png' });
     const stats = await sharp(await s.workspace.read('flat.png')).stats();
@@ -173,7 +182,7 @@ describe('spot and alpha channels', () => {
       expect([...data.subarray(white * 3, white * 3 + 3)]).toEqual([255, 255, 255]);
       expect(looks[k]!([...data.subarray(darkest * 3, darkest * 3 + 3)]), `plate ${k}`).toBe(true);
     }
-    // Scaled, the plates are scaled with the picture.
+    // Scaled, the plates are scaled with the picture: each as its full-size self averaged 2 × 2.
     await ok(s, 'export_image', { path: 'half.pdf', scale: 50 });
     const half = await readPdf(await s.workspace.read('half.pdf'));
     expect(half.images.map((i) => [i.color, i.width, i.height])).toEqual([
@@ -182,6 +191,11 @@ describe('spot and alpha channels', () => {
       ['sep', 320, 319],
       ['sep', 320, 319],
     ]);
+    for (let k = 1; k <= 3; k++) {
+      const full = await sharp(read.pictures[k]!.bytes).removeAlpha().raw().toBuffer();
+      const small = await sharp(half.pictures[k]!.bytes).removeAlpha().raw().toBuffer();
+      expect(meanDifference(small, halved(full, 640, 637, 3), 3), `plate ${k}`).toBeLessThan(4);
+    }
   });
 
   it('keeps an RGB file’s alpha channel beside its transparency, which is no channel of its own', async () => {
@@ -316,6 +330,33 @@ describe('spot and alpha channels', () => {
     for (const [name, plane] of original) expect(equalBytes(again.get(name)!, plane)).toBe(true);
   });
 });
+
+/** `data` (w × h pixels of `n` bytes) averaged over 2 × 2 blocks: ⌊w / 2⌋ × ⌊h / 2⌋ pixels. */
+function halved(data: Uint8Array, w: number, h: number, n: number): Uint8Array {
+  const hw = Math.floor(w / 2);
+  const hh = Math.floor(h / 2);
+  const out = new Uint8Array(hw * hh * n);
+  for (let y = 0; y < hh; y++) {
+    for (let x = 0; x < hw; x++) {
+      for (let c = 0; c < n; c++) {
+        const at = (yy: number, xx: number) => data[(yy * w + xx) * n + c]!;
+        const sum = at(2 * y, 2 * x) + at(2 * y, 2 * x + 1) + at(2 * y + 1, 2 * x) + at(2 * y + 1, 2 * x + 1);
+        out[(y * hw + x) * n + c] = Math.round(sum / 4);
+      }
+    }
+  }
+  return out;
+}
+
+/** The mean difference of the colour bytes (the first three of every `n`) of two pictures of the same size. */
+function meanDifference(a: Uint8Array, b: Uint8Array, n: number): number {
+  let sum = 0;
+  let count = 0;
+  for (let i = 0; i < Math.min(a.length, b.length); i += n) {
+    for (let c = 0; c < 3; c++, count++) sum += Math.abs(a[i + c]! - b[i + c]!);
+  }
+  return sum / count;
+}
 
 /** `plane` as a file of grey bytes, for ImageMagick. */
 function rawFile(plane: Uint8Array, name: string): string {
