@@ -481,6 +481,33 @@ export const selectionHandlers = {
     };
   },
 
+  load_channel_selection({ channel, invert, mode }, ctx) {
+    const doc = activeDoc(ctx);
+    const s = doc.state;
+    const channels = s.channels ?? [];
+    const found = channels.find((c) => c.name === channel);
+    if (!found) {
+      const alpha = channels.filter((c) => c.kind === 'alpha').map((c) => `“${c.name}”`);
+      fail('not_found', `文档“${doc.name}”中没有名为“${channel}”的通道`, {
+        hint: alpha.length
+          ? `文档的 Alpha 通道：${alpha.join('、')}`
+          : '这个文档没有 Alpha 通道：只有从存有选区（Alpha 通道）的 PSD 打开的文档才有',
+      });
+    }
+    if (found.kind === 'spot') {
+      fail('invalid_arguments', `“${found.name}”是专色通道（印刷用的油墨），不能载入为选区`, {
+        hint: '载入 Alpha 通道；get_document_info 列出文档的通道及其类型',
+      });
+    }
+    const data = invert ? found.data.map((v) => 255 - v) : found.data.slice();
+    const drawn = normaliseSelection(
+      { x: 0, y: 0, w: s.width, h: s.height, data, outside: 0 },
+      s.width,
+      s.height,
+    );
+    return applySelection(ctx, doc, drawn, mode, { channel: found.name });
+  },
+
   deselect(_args, ctx) {
     const doc = activeDoc(ctx);
     if (!doc.state.selection) return unchanged(doc.state, '当前没有选区');

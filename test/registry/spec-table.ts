@@ -331,6 +331,7 @@ export const DESIGN_GROUP_E = [
   'select_all',
   'select_rect',
   'select_layer_pixels',
+  'load_channel_selection',
   'deselect',
   'get_canvas_image',
   'open_document',

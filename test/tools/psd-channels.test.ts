@@ -14,7 +14,7 @@ import { BufferNames, decodeState, encodeState } from '../../src/service/state-c
 import { convertTo } from '../support/imagemagick.js';
 import { readPdf } from '../support/poppler.js';
 import { psdChannels } from '../support/psd-channels.js';
-import { newSession, ok, tempDir } from '../support/session.js';
+import { call, newSession, ok, tempDir } from '../support/session.js';
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/psd-tools/${name}`, import.meta.url));
 const warningsOf = (r: Record<string, unknown>): string[] => (r.warnings as string[] | undefined) ?? [];
@@ -249,6 +249,59 @@ describe('spot and alpha channels', () => {
       expect(saved.names).toEqual(['Mask A']);
       expect(equalBytes(extras(saved).get('Mask A')!, mask)).toBe(true);
     }
+  });
+
+  it('loads an alpha channel as the selection, as Select > Load Selection does', async () => {
+    const original = extras(await psdChannels(fixture('rgb-transparency-alpha.psd')));
+    const plate = original.get('Alpha 1')!;
+    const { s } = await opened('rgb-transparency-alpha.psd');
+    const { width: W, height: H } = current(s);
+    await ok(s, 'create_layer', { name: '填充' });
+    const loaded = await ok(s, 'load_channel_selection', { channel: 'Alpha 1' });
+    expect(loaded.channel).toBe('Alpha 1');
+    await ok(s, 'fill_selection', { color: '#ff0000' });
+    // The fill covers each pixel as much as the channel is white there (a grey pixel half selected, half filled).
+    const filled = () => {
+      const layer = [...current(s).layers.values()].find((l) => l.name === '填充')!;
+      const r = (layer as { raster: { x: number; y: number; w: number; data: Uint8ClampedArray } }).raster;
+      return (x: number, y: number) => {
+        const lx = x - r.x;
+        const ly = y - r.y;
+        return lx >= 0 && ly >= 0 && lx < r.w && ly * r.w + lx < r.data.length / 4
+          ? r.data[(ly * r.w + lx) * 4 + 3]!
+          : 0;
+      };
+    };
+    let most = 0;
+    const alphaAt = filled();
+    for (let y = 0; y < H; y++)
+      for (let x = 0; x < W; x++) most = Math.max(most, Math.abs(alphaAt(x, y) - plate[y * W + x]!));
+    expect(most).toBeLessThanOrEqual(1);
+    expect(plate.some((v) => v > 0 && v < 255)).toBe(true);
+    // Inverted, and intersected with a marquee: the channel's black inside the rectangle only.
+    await ok(s, 'undo');
+    await ok(s, 'select_rect', { left: 0, top: 0, right: 30, bottom: H });
+    await ok(s, 'load_channel_selection', { channel: 'Alpha 1', invert: true, mode: 'intersect' });
+    await ok(s, 'fill_selection', { color: '#00ff00' });
+    const inverted = filled();
+    for (const [x, y] of [
+      [5, 5],
+      [20, 20],
+      [40, 20],
+      [60, 30],
+    ] as const) {
+      const expected = x < 30 ? 255 - plate[y * W + x]! : 0;
+      expect(Math.abs(inverted(x, y) - expected), `${x},${y}`).toBeLessThanOrEqual(1);
+    }
+    // A channel that is not there, or a spot plate, is refused with the document as it was.
+    const before = current(s);
+    const missing = await call(s, 'load_channel_selection', { channel: '蒙版' });
+    expect(missing.ok).toBe(false);
+    expect(JSON.stringify(missing)).toMatch(/没有名为“蒙版”的通道.*“Alpha 1”/);
+    expect(current(s)).toBe(before);
+    const spot = await opened('cmyk-spot.psd');
+    const refused = await call(spot.s, 'load_channel_selection', { channel: 'blue' });
+    expect(JSON.stringify(refused)).toMatch(/“blue”是专色通道/);
   });
 
   it('moves, cuts and blanks the channels with the canvas, and undo brings them back', async () => {

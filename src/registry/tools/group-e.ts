@@ -139,6 +139,26 @@ export const groupE = [
     limits: { name: NAME },
   }),
   defineTool({
+    name: 'load_channel_selection',
+    group: 'E',
+    toolset: 'selection',
+    label: '载入通道选区',
+    labelEn: 'Load Channel Selection',
+    effect: 'write',
+    idempotent: true,
+    description: `以 channel 指定的 Alpha 通道（从 PSD 打开时保留的存储选区；get_document_info 列出文档的通道）建立选区，如 Photoshop 的“选择 > 载入选区”：通道中白色的像素选中，黑色的不选，灰色的部分选中。invert 为 true 时反相载入（选中黑色的部分），默认 false。${MODE_SENTENCE}专色通道是印刷用的油墨，不能载入为选区。`,
+    parameters: {
+      type: 'object',
+      properties: {
+        channel: { type: 'string', description: 'Alpha 通道名称' },
+        invert: { type: 'boolean', description: '反相：true 选中通道中黑色的部分，默认 false' },
+        ...MODE_PROPERTY,
+      },
+      required: ['channel'],
+    },
+    limits: { channel: NAME, invert: { default: false }, ...MODE_LIMITS },
+  }),
+  defineTool({
     name: 'deselect',
     group: 'E',
     toolset: 'selection',
