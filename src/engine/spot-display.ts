@@ -16,6 +16,7 @@
 
 import { planeFitted } from './channels.js';
 import { channelResourcesOf } from './io/psd-carry.js';
+import { type CarriedResource, RES_ALTERNATE_SPOT_COLOURS } from './io/psd-channels.js';
 import type { DocChannel, DocState, RGB } from './model.js';
 
 const RGB_SPACE = 0;
@@ -87,13 +88,10 @@ function labD50ToSrgb(L: number, a: number, b: number): RGB {
 }
 
 /** The ink a spot channel is printed in, or undefined when neither of its records gives one in RGB or Lab. */
-export function spotInkOf(
-  channel: DocChannel,
-  alternates: readonly { readonly id: number; readonly data: Uint8Array }[],
-): SpotInk | undefined {
+export function spotInkOf(channel: DocChannel, alternates: readonly CarriedResource[]): SpotInk | undefined {
   const own = channel.display && colourOf(channel.display, 0);
   if (own) return own;
-  const table = alternates.find((r) => r.id === ALTERNATE_SPOT_COLOURS)?.data;
+  const table = alternates.find((r) => r.id === RES_ALTERNATE_SPOT_COLOURS)?.data;
   if (!table || channel.identifier === undefined || table.length < 4) return undefined;
   // Version word, count word, then per channel its identifier (4 bytes) and a colour structure (10 bytes).
   const view = new DataView(table.buffer, table.byteOffset, table.byteLength);
@@ -105,15 +103,9 @@ export function spotInkOf(
 }
 
 /** The colour a spot channel is shown in (spotInkOf). */
-export function spotColourOf(
-  channel: DocChannel,
-  alternates: readonly { readonly id: number; readonly data: Uint8Array }[],
-): RGB | undefined {
+export function spotColourOf(channel: DocChannel, alternates: readonly CarriedResource[]): RGB | undefined {
   return spotInkOf(channel, alternates)?.rgb;
 }
-
-/** Image resource 1067: Photoshop's alternate spot colours. */
-export const ALTERNATE_SPOT_COLOURS = 1067;
 
 /** A spot channel's solidity, 0–1 (display record: its opacity word). */
 function solidityOf(channel: DocChannel): number {

@@ -297,9 +297,9 @@ function warnUndrawn(ctx: ToolContext, doc: OpenDocument, picture: string): void
  * The spot and alpha channels an exported picture lacks: the document keeps them and its PSD holds them, but a
  * flattened picture has the colour channels only (Photoshop's Save a Copy drops them too, with a warning).
  */
-function warnChannels(ctx: ToolContext, doc: OpenDocument, picture: string, pdf: boolean): void {
+function warnChannels(ctx: ToolContext, doc: OpenDocument, picture: string, spots: readonly PdfSpot[]): void {
   const channels = doc.state.channels ?? [];
-  const printed = pdf ? new Set(pdfSpotsOf(doc.state).map((s) => s.name)) : new Set<string>();
+  const printed = new Set(spots.map((s) => s.name));
   const left = channels.filter((c) => !printed.has(c.name));
   if (printed.size > 0) {
     const names = [...printed].map((n) => `“${n}”`).join('、');
@@ -349,6 +349,8 @@ async function exportImage(
     ? await shownCanvas(doc.state, ctx.tx.peekComposite(doc.id), width, height)
     : canvasImage(ctx, doc);
   const flat = { ...flatOptions(doc.state), size };
+  // The spot plates a PDF prints as separations; other formats hold the colour channels only.
+  const spots = format === 'pdf' ? pdfSpotsOf(doc.state) : [];
   const buffer =
     format === 'png'
       ? await encodePng(image, dpi, size)
@@ -360,13 +362,13 @@ async function exportImage(
               ...print,
               title: doc.name,
               outputIntent: documentProfile(doc.state),
-              spots: pdfSpotsOf(doc.state),
+              spots,
             })
           : await encodeJpeg(image, dpi, { ...flat, ...(quality !== undefined ? { quality } : {}) });
   await ctx.workspace.writeAtomic(target, buffer);
   warnLosses(ctx, doc, target, FORMAT_NAMES[format]);
   warnUndrawn(ctx, doc, `导出的 ${FORMAT_NAMES[format]}“${target}”`);
-  warnChannels(ctx, doc, `导出的 ${FORMAT_NAMES[format]}“${target}”`, format === 'pdf');
+  warnChannels(ctx, doc, `导出的 ${FORMAT_NAMES[format]}“${target}”`, spots);
   return {
     path: target,
     format,

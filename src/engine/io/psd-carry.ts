@@ -10,6 +10,7 @@
  */
 import type { LayerEffectsInfo as AgEffects, Layer as AgLayer, Psd as AgPsd } from 'ag-psd';
 import type { DocState, Effects, Layer, LayerMask, PsdLayerData } from '../model.js';
+import type { CarriedResource } from './psd-channels.js';
 
 /** ag-psd layer fields written back unchanged: none changes with the edits the engine makes. */
 const CARRIED_LAYER_FIELDS = [
@@ -66,7 +67,7 @@ type Resources = NonNullable<AgPsd['imageResources']>;
 /** The `psdDocument` of a state read from `psd`, or nothing when it holds none of it. */
 export function psdDocumentOf(
   psd: AgPsd,
-  channelResources: readonly { readonly id: number; readonly data: Uint8Array }[] = [],
+  channelResources: readonly CarriedResource[] = [],
 ): Pick<DocState, 'psdDocument'> {
   const res = psd.imageResources ?? {};
   const imageResources: Record<string, unknown> = {};
@@ -121,10 +122,8 @@ export function xmpOfState(xmp: string, state: DocState): string {
 }
 
 /** The carried resources that name the document's spot and alpha channels (psd-channels.ts). */
-export function channelResourcesOf(
-  state: DocState,
-): readonly { readonly id: number; readonly data: Uint8Array }[] {
-  return (state.psdDocument?.channelResources as { id: number; data: Uint8Array }[] | undefined) ?? [];
+export function channelResourcesOf(state: DocState): readonly CarriedResource[] {
+  return (state.psdDocument?.channelResources as CarriedResource[] | undefined) ?? [];
 }
 
 /** The carried document fields other than image resources (artboards), for the ag-psd document. */

@@ -18,8 +18,16 @@ const RES_NAMES = 1006;
 const RES_UNICODE_NAMES = 1045;
 const RES_IDENTIFIERS = 1053;
 const RES_DISPLAY = 1077;
+/** Image resource 1067: Photoshop's alternate spot colours (a Lab colour per channel identifier). */
+export const RES_ALTERNATE_SPOT_COLOURS = 1067;
 /** Resources that name channels by identifier: kept as read while every channel they may name is kept. */
-const CARRIED_BY_IDENTIFIER = [1067, 1043] as const;
+const CARRIED_BY_IDENTIFIER = [RES_ALTERNATE_SPOT_COLOURS, 1043] as const;
+
+/** An image resource carried as read: its id and its data. */
+export interface CarriedResource {
+  readonly id: number;
+  readonly data: Uint8Array;
+}
 
 /** Photoshop's identifier of the merged transparency in resource 1053. */
 const TRANSPARENCY_IDENTIFIER = 0;
@@ -33,7 +41,7 @@ const TRANSPARENCY_DISPLAY = Uint8Array.of(0, 0, 0xff, 0xff, 0, 0, 0, 0, 0, 0, 0
 export interface ReadChannels {
   readonly channels: DocChannel[];
   /** Resources 1067 and 1043 as read (id, data), written back while the channels are. */
-  readonly resources: { readonly id: number; readonly data: Uint8Array }[];
+  readonly resources: CarriedResource[];
   /** The first channel after the colour channels is the merged transparency. */
   readonly transparency: boolean;
   /** Why the channels could not be read (Chinese), when the file has some. */
@@ -244,7 +252,7 @@ function defaultDisplay(): Uint8Array {
 export function channelResourceBlocks(
   channels: readonly DocChannel[],
   transparency: boolean,
-  carried: readonly { readonly id: number; readonly data: Uint8Array }[],
+  carried: readonly CarriedResource[],
 ): Uint8Array {
   if (channels.length === 0) return new Uint8Array(0);
   const names = [...(transparency ? ['Transparency'] : []), ...channels.map((c) => c.name)];

@@ -18,7 +18,7 @@ import { EditorError } from '../errors.js';
 import type { DocChannel, Raster } from '../model.js';
 import type { InkSource } from '../raster-inks.js';
 import { packedRowLimit, packRow, packStrided } from './packbits.js';
-import { channelResourceBlocks, withResourceBlocks } from './psd-channels.js';
+import { type CarriedResource, channelResourceBlocks, withResourceBlocks } from './psd-channels.js';
 import { CMYK_COLOR_MODE, type PlanProfile, writeCmykMergedImage } from './psd-cmyk.js';
 import { withLegacyNames } from './psd-legacy-name.js';
 import type { PsdSink } from './psd-sink.js';
@@ -120,7 +120,7 @@ interface StreamOptions {
   /** Spot and alpha channels, after the colour channels (and the transparency) of the merged image. */
   readonly channels?: readonly DocChannel[];
   /** The image resources carried with them (psd-channels.ts). */
-  readonly channelResources?: readonly { readonly id: number; readonly data: Uint8Array }[];
+  readonly channelResources?: readonly CarriedResource[];
 }
 
 /**
