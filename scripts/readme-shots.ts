@@ -5,7 +5,7 @@
  * real service on loopback; the garment scenes chat with a scripted OpenAI-compatible model (the agent tests'),
  * on the example pieces and photo in examples/garment/. Nothing leaves the machine; no key is needed.
  *
- *   npm run build && npx tsx scripts/readme-shots.ts      (needs /usr/bin/chromium, or ATELIER_CHROMIUM)
+ *   npm run build && npx tsx scripts/readme-shots.ts      (needs /usr/bin/chromium, or ATELIER_FULL_CHROMIUM)
  */
 import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -13,7 +13,13 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { modelConfigFrom } from '../src/agent/config.js';
 import { startTestServer, type TestServer } from '../test/server/support.js';
-import { launchBrowser, openPage, requireBuiltStudio, stopBrowser } from '../test/support/browser.js';
+import {
+  FULL_CHROMIUM,
+  launchBrowser,
+  openPage,
+  requireBuiltStudio,
+  stopBrowser,
+} from '../test/support/browser.js';
 import { type ScriptedModel, startScriptedModel } from '../test/support/scripted-model.js';
 import { newSession, ok, tempDir } from '../test/support/session.js';
 
@@ -271,7 +277,7 @@ async function garment(browser: Browser): Promise<void> {
 
 requireBuiltStudio();
 mkdirSync(IMAGES, { recursive: true });
-const browser = await launchBrowser();
+const browser = await launchBrowser(FULL_CHROMIUM);
 try {
   await manual(browser);
   await garment(browser);

@@ -1,6 +1,12 @@
 /**
  * Debian's Chromium driven by playwright-core (playwright's own browser download does not work on these
  * machines), screenshots kept under test-artifacts/studio/ to look at, and a probe of the canvas's pixels.
+ *
+ * The studio's tests run in Debian's `chromium-headless-shell`: Chromium's own renderer (Blink, V8, Skia, the
+ * same build of the same source as `chromium`) without the browser's windows, which is what Playwright runs
+ * headless tests in. The full browser's process spent about 1.7 s of CPU per page opened (its windowing and
+ * profile machinery), the shell's a tenth of that: the web tests took 107 s on a 2-core machine, 63 s in the
+ * shell. The main studio walk-through (studio.test.ts) and the README's pictures still use the full `chromium`.
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -16,7 +22,10 @@ import {
 import { expect } from 'vitest';
 import { DEFAULT_STUDIO_ROOT } from '../../src/server/routes/studio.js';
 
-export const CHROMIUM = process.env.ATELIER_CHROMIUM ?? '/usr/bin/chromium';
+/** The browser the tests use unless they ask for the full one. */
+export const CHROMIUM = process.env.ATELIER_CHROMIUM ?? '/usr/bin/chromium-headless-shell';
+/** Debian's full Chromium, as a designer's browser runs the studio. */
+export const FULL_CHROMIUM = process.env.ATELIER_FULL_CHROMIUM ?? '/usr/bin/chromium';
 export const ARTIFACTS = path.resolve('test-artifacts/studio');
 
 /** The studio must be built (npm run build) before a browser can load it. */
@@ -26,27 +35,36 @@ export function requireBuiltStudio(): void {
   }
 }
 
-let server: Promise<BrowserServer> | undefined;
+/** The browsers this process started, by executable. */
+const servers = new Map<string, Promise<BrowserServer>>();
 
 /**
- * A browser of its own for the calling test file: a connection to the Chromium this test process started, which
- * the files that run after it in the same process share (Vitest keeps a worker's modules between files). Closing
- * the connection closes the file's contexts and pages, not the Chromium; Playwright ends it with the process.
- * A launch took 1.6–2.6 s of a 2-core machine, in each of some 35 files.
+ * A browser of its own for the calling test file: a connection to the Chromium (`executable`) this test process
+ * started, which the files that run after it in the same process share (Vitest keeps a worker's modules between
+ * files). Closing the connection closes the file's contexts and pages, not the Chromium; Playwright ends it with
+ * the process. A launch took 1.6–2.6 s of a 2-core machine, in each of some 35 files.
  */
-export async function launchBrowser(): Promise<Browser> {
+export async function launchBrowser(executable = CHROMIUM): Promise<Browser> {
+  if (!existsSync(executable))
+    throw new Error(`no browser at ${executable}: bash scripts/install-test-deps.sh installs it`);
   for (let attempt = 0; ; attempt++) {
-    server ??= chromium.launchServer({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
-    const started = server;
+    let started = servers.get(executable);
+    if (!started) {
+      started = chromium.launchServer({
+        executablePath: executable,
+        args: ['--no-sandbox', '--disable-gpu'],
+      });
+      servers.set(executable, started);
+    }
     const running = await started.catch((err: unknown) => {
-      if (server === started) server = undefined;
+      if (servers.get(executable) === started) servers.delete(executable);
       throw err;
     });
     try {
       return await chromium.connect(running.wsEndpoint());
     } catch (err) {
       // The Chromium died (a crash, or killed): start another, once.
-      if (server === started) server = undefined;
+      if (servers.get(executable) === started) servers.delete(executable);
       await running.kill().catch(() => {});
       if (attempt > 0) throw err;
     }
@@ -54,13 +72,13 @@ export async function launchBrowser(): Promise<Browser> {
 }
 
 /**
- * Ends the Chromium this process started, for a script (not a test run, where the process's end does it): a
+ * Ends the Chromiums this process started, for a script (not a test run, where the process's end does it): a
  * script's process would otherwise wait on the browser server for ever.
  */
 export async function stopBrowser(): Promise<void> {
-  const started = server;
-  server = undefined;
-  if (started) await (await started.catch(() => null))?.close();
+  const started = [...servers.values()];
+  servers.clear();
+  await Promise.all(started.map(async (s) => (await s.catch(() => null))?.close()));
 }
 
 /** A fresh page (its own storage, so its own studio session) at a designer's screen size. */

@@ -21,6 +21,7 @@ import {
   countOf,
   downloadedBytes,
   eventually,
+  FULL_CHROMIUM,
   finished,
   fontState,
   launchBrowser,
@@ -37,7 +38,8 @@ let browser: Browser;
 
 beforeAll(async () => {
   requireBuiltStudio();
-  browser = await launchBrowser();
+  // The full browser a designer runs, where the other studio tests use its headless shell (browser.ts).
+  browser = await launchBrowser(FULL_CHROMIUM);
 });
 
 afterAll(async () => {
