@@ -4,6 +4,7 @@
  * spot plate (255, white in the Channels panel), unselected in an alpha channel (0, black).
  */
 import type { DocChannel, Mask, Rect } from './model.js';
+import { combineSelections, type SelectionMode, sampleMask } from './selection.js';
 import sharp from './sharp.js';
 import { scaleMask } from './transform.js';
 
@@ -76,4 +77,44 @@ export async function planeFitted(
     .raw()
     .toBuffer();
   return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
+}
+
+/** Photoshop's name for a new alpha channel: "Alpha N", N one more than the highest such number there is. */
+export function nextAlphaName(channels: readonly DocChannel[]): string {
+  let highest = 0;
+  for (const c of channels) {
+    const n = /^Alpha (\d+)$/.exec(c.name);
+    if (n) highest = Math.max(highest, Number(n[1]));
+  }
+  return `Alpha ${highest + 1}`;
+}
+
+/**
+ * An identifier (image resource 1053) none of `channels` has: a file's alternate spot colours name its plates by
+ * these, so a new channel must not take one; 0 is the merged transparency's.
+ */
+export function newChannelIdentifier(channels: readonly DocChannel[]): number {
+  return Math.max(0, ...channels.map((c) => c.identifier ?? 0)) + 1;
+}
+
+/**
+ * The selection `selection` saved into an alpha channel of a `width × height` canvas (Photoshop's Select › Save
+ * Selection): its bytes alone for a new channel or `replace`, else combined with the channel's as selections are
+ * (add the larger, subtract the channel less the selection, intersect the smaller).
+ */
+export function savedSelection(
+  selection: Mask,
+  width: number,
+  height: number,
+  into: DocChannel | null,
+  mode: SelectionMode,
+): Uint8Array {
+  const canvas = { x: 0, y: 0, w: width, h: height };
+  const combined =
+    into && mode !== 'replace'
+      ? combineSelections({ ...canvas, data: into.data, outside: 0 }, selection, mode, width, height)
+      : selection;
+  if (!combined) return new Uint8Array(width * height);
+  const plane = sampleMask(combined, canvas);
+  return typeof plane === 'number' ? new Uint8Array(width * height).fill(plane) : plane;
 }

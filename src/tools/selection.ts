@@ -7,6 +7,7 @@
  */
 
 import { strokeBounds, strokeRows } from '../engine/brush.js';
+import { newChannelIdentifier, nextAlphaName, savedSelection } from '../engine/channels.js';
 import { canvasRect } from '../engine/composite/index.js';
 import { checkLayerExtent } from '../engine/document-limits.js';
 import type { OpenDocument } from '../engine/editor.js';
@@ -15,6 +16,7 @@ import { isBackground } from '../engine/factory.js';
 import { gradientRows } from '../engine/gradient.js';
 import { magicWand, pixelAt } from '../engine/magic-wand.js';
 import type {
+  DocChannel,
   DocState,
   FillLayer,
   GroupLayer,
@@ -506,6 +508,39 @@ export const selectionHandlers = {
       s.height,
     );
     return applySelection(ctx, doc, drawn, mode, { channel: found.name });
+  },
+
+  save_selection_as_channel({ channel, mode }, ctx) {
+    const doc = activeDoc(ctx);
+    const s = doc.state;
+    const selection = requireSelection(s, '存储选区');
+    const channels = s.channels ?? [];
+    const into = channel === undefined ? null : (channels.find((c) => c.name === channel) ?? null);
+    if (into?.kind === 'spot') {
+      fail('invalid_arguments', `“${into.name}”是专色通道（印刷用的油墨），不能存入选区`, {
+        hint: '换一个通道名称，或省略 channel 新建 Alpha 通道；get_document_info 列出文档的通道及其类型',
+      });
+    }
+    if (!into && mode !== 'replace')
+      ctx.warn(`通道“${channel ?? nextAlphaName(channels)}”是新建的，mode 不起作用`);
+    const data = savedSelection(selection, s.width, s.height, into, mode);
+    const saved: DocChannel = into
+      ? { ...into, data }
+      : {
+          name: channel ?? nextAlphaName(channels),
+          kind: 'alpha',
+          data,
+          identifier: newChannelIdentifier(channels),
+        };
+    const next = into ? channels.map((c) => (c === into ? saved : c)) : [...channels, saved];
+    ctx.tx.update(doc.id, { ...s, channels: next });
+    return {
+      changed: true,
+      channel: saved.name,
+      created: !into,
+      ...(into ? { mode } : {}),
+      channels: next.map((c) => ({ name: c.name, kind: c.kind })),
+    };
   },
 
   deselect(_args, ctx) {

@@ -332,6 +332,7 @@ export const DESIGN_GROUP_E = [
   'select_rect',
   'select_layer_pixels',
   'load_channel_selection',
+  'save_selection_as_channel',
   'deselect',
   'get_canvas_image',
   'open_document',

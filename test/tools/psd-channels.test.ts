@@ -304,6 +304,110 @@ describe('spot and alpha channels', () => {
     expect(JSON.stringify(refused)).toMatch(/“blue”是专色通道/);
   });
 
+  it('saves the selection as an alpha channel, as Select > Save Selection does, which psd-tools reads back', async () => {
+    const s = newSession();
+    await ok(s, 'create_document', { width: 64, height: 48, name: '存选区' });
+    // No selection: refused, the document as it was.
+    const none = current(s);
+    const refused = await call(s, 'save_selection_as_channel', {});
+    expect(JSON.stringify(refused)).toMatch(/没有选区，无法存储选区/);
+    expect(current(s)).toBe(none);
+
+    await ok(s, 'select_rect', { left: 8, top: 4, right: 40, bottom: 20 });
+    const first = await ok(s, 'save_selection_as_channel', {});
+    expect(first).toMatchObject({ channel: 'Alpha 1', created: true });
+    // A feathered selection: grey where it is partly selected.
+    await ok(s, 'select_rect', { left: 24, top: 16, right: 56, bottom: 44 });
+    await ok(s, 'feather_selection', { radius: 4 });
+    const feathered = current(s).selection!;
+    expect((await ok(s, 'save_selection_as_channel', { channel: '柔边' })).channel).toBe('柔边');
+    // Into an existing channel: added to it, then a marquee subtracted from it.
+    await ok(s, 'select_rect', { left: 0, top: 40, right: 10, bottom: 48 });
+    await ok(s, 'save_selection_as_channel', { channel: 'Alpha 1', mode: 'add' });
+    await ok(s, 'select_rect', { left: 8, top: 4, right: 16, bottom: 20 });
+    const subtracted = await ok(s, 'save_selection_as_channel', { channel: 'Alpha 1', mode: 'subtract' });
+    expect(subtracted).toMatchObject({ channel: 'Alpha 1', created: false, mode: 'subtract' });
+    expect(subtracted.channels).toEqual([
+      { name: 'Alpha 1', kind: 'alpha' },
+      { name: '柔边', kind: 'alpha' },
+    ]);
+
+    const read = await savedAs(s, 'saved-selection.psd');
+    expect(read.names).toEqual(['Alpha 1', '柔边']);
+    expect(new Set(read.identifiers).size).toBe(2);
+    const planes = extras(read);
+    const expected = new Uint8Array(64 * 48);
+    for (let y = 0; y < 48; y++)
+      for (let x = 0; x < 64; x++) {
+        const marquee = x >= 8 && x < 40 && y >= 4 && y < 20 && !(x < 16);
+        if (marquee || (x < 10 && y >= 40)) expected[y * 64 + x] = 255;
+      }
+    expect(equalBytes(planes.get('Alpha 1')!, expected)).toBe(true);
+    // The feathered one is the selection's own bytes: grey along its edge.
+    const soft = planes.get('柔边')!;
+    for (const [x, y] of [
+      [40, 30],
+      [24, 30],
+      [10, 30],
+      [2, 2],
+    ] as const) {
+      const lx = x - feathered.x;
+      const ly = y - feathered.y;
+      const inRect = lx >= 0 && ly >= 0 && lx < feathered.w && ly < feathered.h;
+      expect(soft[y * 64 + x], `${x},${y}`).toBe(
+        inRect ? feathered.data[ly * feathered.w + lx] : feathered.outside,
+      );
+    }
+    expect(soft[30 * 64 + 40]).toBe(255);
+    expect(soft[30 * 64 + 24]! > 0 && soft[30 * 64 + 24]! < 255).toBe(true);
+
+    // Reopened, the channels load as selections again; undo takes a saved channel away.
+    const reopened = newSession();
+    await reopened.workspace.writeAtomic(
+      'saved-selection.psd',
+      await s.workspace.read('saved-selection.psd'),
+    );
+    await ok(reopened, 'open_document', { path: 'saved-selection.psd' });
+    expect(current(reopened).channels?.map((c) => c.name)).toEqual(['Alpha 1', '柔边']);
+    await ok(reopened, 'load_channel_selection', { channel: 'Alpha 1' });
+    expect(current(reopened).selection).not.toBeNull();
+    // Back past the two saves into Alpha 1 and their marquees, and the save that made 柔边.
+    for (let i = 0; i < 5; i++) await ok(s, 'undo');
+    expect(current(s).channels?.map((c) => c.name)).toEqual(['Alpha 1']);
+  });
+
+  it('adds a saved selection to a print file beside its spot plates, which stay as they were, and beside Photoshop’s alpha channel', async () => {
+    const original = await psdChannels(fixture('cmyk-spot.psd'));
+    const { s } = await opened('cmyk-spot.psd');
+    await ok(s, 'select_rect', { left: 100, top: 100, right: 300, bottom: 200 });
+    // A spot plate is ink, not a selection: refused, the document as it was.
+    const before = current(s);
+    const spot = await call(s, 'save_selection_as_channel', { channel: original.names[0]! });
+    expect(JSON.stringify(spot)).toMatch(/是专色通道/);
+    expect(current(s)).toBe(before);
+    await ok(s, 'save_selection_as_channel', {});
+    const read = await savedAs(s, 'with-alpha.psd');
+    expect(read.names).toEqual([...original.names, 'Alpha 1']);
+    const was = extras(original);
+    const now = extras(read);
+    for (const [name, plane] of was) expect(equalBytes(now.get(name)!, plane)).toBe(true);
+    const alpha = now.get('Alpha 1')!;
+    expect(alpha[150 * original.width + 200]).toBe(255);
+    expect(alpha[50 * original.width + 50]).toBe(0);
+    // Beside a channel with Photoshop's identifier: named after it, with an identifier of its own.
+    const rgb = await opened('rgb-transparency-alpha.psd');
+    await ok(rgb.s, 'select_all');
+    expect((await ok(rgb.s, 'save_selection_as_channel', {})).channel).toBe('Alpha 2');
+    const both = await savedAs(rgb.s, 'two-alphas.psd');
+    expect(both.names).toEqual(['Transparency', 'Alpha 1', 'Alpha 2']);
+    expect(both.identifiers).toEqual([0, 10, 11]);
+    expect(
+      extras(both)
+        .get('Alpha 2')!
+        .every((v) => v === 255),
+    ).toBe(true);
+  });
+
   it('moves, cuts and blanks the channels with the canvas, and undo brings them back', async () => {
     const original = extras(await psdChannels(fixture('cmyk-spot.psd')));
     const { s } = await opened('cmyk-spot.psd');

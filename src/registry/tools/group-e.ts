@@ -40,6 +40,7 @@ import {
   MODE_SENTENCE,
   POLYGON_MAX_POINTS,
   REACH_LIMITS,
+  SELECTION_MODES,
   SHAPE_REACH,
 } from './selection-params.js';
 import {
@@ -157,6 +158,29 @@ export const groupE = [
       required: ['channel'],
     },
     limits: { channel: NAME, invert: { default: false }, ...MODE_LIMITS },
+  }),
+  defineTool({
+    name: 'save_selection_as_channel',
+    group: 'E',
+    toolset: 'selection',
+    label: '存储选区',
+    labelEn: 'Save Selection',
+    effect: 'write',
+    description: `把当前选区存为 Alpha 通道，如 Photoshop 的“选择 > 存储选区”：选中的像素在通道中为白色，未选中的为黑色，部分选中的为灰色；通道随 PSD 保存，之后可用 load_channel_selection 再载入。channel 为通道名称，省略时新建“Alpha N”（N 接着文档已有的 Alpha 通道编号）。channel 是已有的 Alpha 通道时，mode 为选区与通道的组合方式：replace 替换通道（默认）、add 添加到通道、subtract 从通道中减去、intersect 与通道交叉；新通道不用 mode。需要有选区；不能存入专色通道。`,
+    parameters: {
+      type: 'object',
+      properties: {
+        channel: { type: 'string', description: 'Alpha 通道名称，省略时新建“Alpha N”' },
+        mode: {
+          type: 'string',
+          description:
+            '存入已有 Alpha 通道时的组合方式：replace 替换通道（默认）、add 添加到通道、subtract 从通道中减去、intersect 与通道交叉',
+          enum: SELECTION_MODES,
+        },
+      },
+      required: [],
+    },
+    limits: { channel: NEW_NAME, ...MODE_LIMITS },
   }),
   defineTool({
     name: 'deselect',
