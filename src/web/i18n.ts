@@ -291,7 +291,7 @@ const zh = {
   'channels.title': '通道',
   'channels.spot': '专色',
   'channels.alpha': 'Alpha',
-  'channels.note': '专色和 Alpha 通道随 PSD 保存，不能在此编辑',
+  'channels.note': '专色和 Alpha 通道随 PSD 保存；Alpha 通道可载入为选区，选区可存储为新的 Alpha 通道',
   'layers.expand': '展开图层组 {name}',
   'layers.collapse': '折叠图层组 {name}',
   'layers.newName': '图层 {n}',
@@ -632,7 +632,8 @@ const en: Record<MessageKey, string> = {
   'channels.title': 'Channels',
   'channels.spot': 'Spot',
   'channels.alpha': 'Alpha',
-  'channels.note': 'Spot and alpha channels are saved with the PSD; they cannot be edited here',
+  'channels.note':
+    'Spot and alpha channels are saved with the PSD; an alpha channel loads as the selection, and the selection saves as a new alpha channel',
   'layers.expand': 'Expand group {name}',
   'layers.collapse': 'Collapse group {name}',
   'layers.newName': 'Layer {n}',

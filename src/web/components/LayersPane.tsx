@@ -33,6 +33,8 @@ const {
   arrange: ARRANGE,
   arrangeMany: ARRANGE_MANY,
   loadPixels: LOAD_PIXELS,
+  loadChannel: LOAD_CHANNEL,
+  saveSelection: SAVE_SELECTION,
   createLayer: CREATE_LAYER,
   createGroup: CREATE_GROUP,
   duplicateLayer: DUPLICATE,
@@ -619,7 +621,7 @@ export function LayersPane() {
           );
         })}
       </ul>
-      {doc.channels && <ChannelList channels={doc.channels} />}
+      {doc.channels && <ChannelList channels={doc.channels} hasPixelSelection={doc.has_selection} />}
       <LayerActions layers={doc.layers} hasSelection={selected.size > 0} />
       {active && <LayerProperties layer={active} selected={selectedLayers} then={keepingSelection} />}
     </div>
@@ -627,11 +629,20 @@ export function LayersPane() {
 }
 
 /**
- * A PSD's spot and alpha channels, as Photoshop's Channels panel lists them below the colour channels: kept and
- * saved, not edited here; a spot channel's swatch is its ink as the canvas shows it.
+ * A document's spot and alpha channels, as Photoshop's Channels panel lists them below the colour channels: a
+ * spot channel's swatch is its ink as the canvas shows it; an alpha channel loads as the selection, and the
+ * selection saves as a new alpha channel from the foot, as the panel's buttons do.
  */
-function ChannelList({ channels }: { channels: NonNullable<ActiveDocument['channels']> }) {
-  const { t } = useStudioView();
+function ChannelList({
+  channels,
+  hasPixelSelection,
+}: {
+  channels: NonNullable<ActiveDocument['channels']>;
+  hasPixelSelection: boolean;
+}) {
+  const { studio, t, lang } = useStudioView();
+  const load = studio.tools.get(LOAD_CHANNEL);
+  const save = studio.tools.get(SAVE_SELECTION);
   return (
     <section class="channel-list" aria-label={t('channels.title')} title={t('channels.note')}>
       <h3>{t('channels.title')}</h3>
@@ -645,9 +656,56 @@ function ChannelList({ channels }: { channels: NonNullable<ActiveDocument['chann
             />
             <span class="channel-name">{c.name}</span>
             <span class="channel-kind">{t(c.kind === 'spot' ? 'channels.spot' : 'channels.alpha')}</span>
+            {c.kind === 'alpha' && load && (
+              <button
+                type="button"
+                class="icon-button channel-load"
+                aria-label={`${labelIn(load, lang)}：${c.name}`}
+                title={labelIn(load, lang)}
+                onClick={() => studio.run([{ name: LOAD_CHANNEL, arguments: { channel: c.name } }])}
+              >
+                <svg viewBox="0 0 24 24" width="15" height="15" aria-hidden="true">
+                  <circle
+                    cx="12"
+                    cy="12"
+                    r="7"
+                    fill="none"
+                    stroke="currentColor"
+                    stroke-width="1.6"
+                    stroke-dasharray="2.5 2"
+                  />
+                </svg>
+              </button>
+            )}
           </li>
         ))}
       </ul>
+      {save && (
+        <div class="channel-actions">
+          <button
+            type="button"
+            class="icon-button"
+            aria-label={labelIn(save, lang)}
+            title={labelIn(save, lang)}
+            disabled={!hasPixelSelection}
+            onClick={() => studio.run([{ name: SAVE_SELECTION, arguments: {} }])}
+          >
+            <svg viewBox="0 0 24 24" width="17" height="17" aria-hidden="true">
+              <rect
+                x="4.5"
+                y="4.5"
+                width="15"
+                height="15"
+                rx="1.5"
+                fill="none"
+                stroke="currentColor"
+                stroke-width="1.6"
+              />
+              <circle cx="12" cy="12" r="4" fill="currentColor" />
+            </svg>
+          </button>
+        </div>
+      )}
     </section>
   );
 }

@@ -12,6 +12,8 @@ export const PANE_TOOLS = {
   selectPolygon: 'select_polygon',
   magicWand: 'select_color_region',
   loadPixels: 'select_layer_pixels',
+  loadChannel: 'load_channel_selection',
+  saveSelection: 'save_selection_as_channel',
   crop: 'crop_document',
   pickColor: 'get_pixel_color',
   setForeground: 'set_foreground_color',
