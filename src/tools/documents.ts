@@ -5,6 +5,8 @@ import { copyLayerInto } from '../engine/copy.js';
 import { checkCanvasSize, MAX_DOCUMENT_SIDE } from '../engine/document-limits.js';
 import { fail } from '../engine/errors.js';
 import { isBackground, newDocument } from '../engine/factory.js';
+import { channelResourcesOf } from '../engine/io/psd-carry.js';
+import { withoutChannel } from '../engine/io/psd-channels.js';
 import { requireRoom } from '../engine/memory-budget.js';
 import type { DocState, Rect } from '../engine/model.js';
 import { isEmptyRect } from '../engine/raster.js';
@@ -277,6 +279,39 @@ export const documentsHandlers = {
       new_size: { ...sizeReport(next), resolution: next.dpi },
       scale: { x: width / doc.state.width, y: height / doc.state.height },
       document: documentSummary(ctx.tx.activeDocument()),
+    };
+  },
+
+  delete_channel({ channel }, ctx) {
+    const doc = activeDoc(ctx);
+    const s = doc.state;
+    const channels = s.channels ?? [];
+    const found = channels.find((c) => c.name === channel);
+    if (!found) {
+      fail('not_found', `文档“${doc.name}”中没有名为“${channel}”的专色或 Alpha 通道`, {
+        hint: channels.length
+          ? `文档的通道：${channels.map((c) => `“${c.name}”`).join('、')}；颜色通道不能删除`
+          : '这个文档没有专色或 Alpha 通道；颜色通道不能删除',
+      });
+    }
+    const rest = channels.filter((c) => c !== found);
+    const { channels: _dropped, ...base } = s;
+    const carried = channelResourcesOf(s);
+    // Its entry in the file's alternate spot colours goes with it: the entries name channels by identifier.
+    const psdDocument =
+      s.psdDocument && carried.length > 0 && found.identifier !== undefined
+        ? { ...s.psdDocument, channelResources: withoutChannel(carried, found.identifier) }
+        : s.psdDocument;
+    const next: DocState = {
+      ...base,
+      ...(rest.length ? { channels: rest } : {}),
+      ...(psdDocument ? { psdDocument } : {}),
+    };
+    ctx.tx.update(doc.id, next);
+    return {
+      changed: true,
+      deleted: { name: found.name, kind: found.kind },
+      channels: rest.map((c) => ({ name: c.name, kind: c.kind })),
     };
   },
 

@@ -333,6 +333,7 @@ export const DESIGN_GROUP_E = [
   'select_layer_pixels',
   'load_channel_selection',
   'save_selection_as_channel',
+  'delete_channel',
   'deselect',
   'get_canvas_image',
   'open_document',

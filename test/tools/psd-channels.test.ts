@@ -9,6 +9,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import type { Session } from '../../src/calls/session.js';
+import { RES_ALTERNATE_SPOT_COLOURS, withoutChannel } from '../../src/engine/io/psd-channels.js';
 import type { DocState } from '../../src/engine/model.js';
 import { BufferNames, decodeState, encodeState } from '../../src/service/state-codec.js';
 import { convertTo } from '../support/imagemagick.js';
@@ -406,6 +407,79 @@ describe('spot and alpha channels', () => {
         .get('Alpha 2')!
         .every((v) => v === 255),
     ).toBe(true);
+  });
+
+  it('deletes a spot plate or an alpha channel, the others kept byte for byte, and undo brings it back', async () => {
+    const original = await psdChannels(fixture('cmyk-spot.psd'));
+    const { s } = await opened('cmyk-spot.psd');
+    // A colour channel, or a name the document does not have: refused, naming the channels there are.
+    const before = current(s);
+    for (const name of ['Cyan', '粉色']) {
+      const refused = await call(s, 'delete_channel', { channel: name });
+      expect(JSON.stringify(refused)).toMatch(/“blue”、“fluorescent pink”、“yellow”；颜色通道不能删除/);
+      expect(current(s)).toBe(before);
+    }
+    const deleted = await ok(s, 'delete_channel', { channel: 'fluorescent pink' });
+    expect(deleted.deleted).toEqual({ name: 'fluorescent pink', kind: 'spot' });
+    const read = await savedAs(s, 'two-plates.psd');
+    expect(read.channels).toBe(6);
+    expect(read.names).toEqual(['blue', 'yellow']);
+    const was = extras(original);
+    const now = extras(read);
+    for (const name of ['blue', 'yellow']) expect(equalBytes(now.get(name)!, was.get(name)!)).toBe(true);
+    await ok(s, 'undo');
+    expect(extras(await savedAs(s, 'three-plates.psd')).size).toBe(3);
+    // The last channel of a file gone: its transparency stays, with no channel names left to write.
+    const rgb = await opened('rgb-transparency-alpha.psd');
+    await ok(rgb.s, 'delete_channel', { channel: 'Alpha 1' });
+    const bare = await savedAs(rgb.s, 'no-alpha.psd');
+    expect(bare.channels).toBe(4);
+    expect(extras(bare).size).toBe(0);
+  });
+
+  it('takes a deleted plate’s entry out of the alternate spot colours, which name plates by identifier', () => {
+    // Version 1, two entries: identifier, then a colour structure (space word and four colour words).
+    const table = Uint8Array.of(
+      0,
+      1,
+      0,
+      2,
+      0,
+      0,
+      0,
+      4,
+      0,
+      7,
+      1,
+      2,
+      3,
+      4,
+      5,
+      6,
+      7,
+      8,
+      0,
+      0,
+      0,
+      9,
+      0,
+      7,
+      9,
+      9,
+      9,
+      9,
+      9,
+      9,
+      9,
+      9,
+    );
+    const halftones = { id: 1043, data: Uint8Array.of(1, 2, 3) };
+    const [alternates, kept] = withoutChannel(
+      [{ id: RES_ALTERNATE_SPOT_COLOURS, data: table }, halftones],
+      4,
+    );
+    expect([...alternates!.data]).toEqual([0, 1, 0, 1, ...table.subarray(18)]);
+    expect(kept).toBe(halftones);
   });
 
   it('moves, cuts and blanks the channels with the canvas, and undo brings them back', async () => {

@@ -292,3 +292,25 @@ export function withResourceBlocks(file: Uint8Array, blocks: Uint8Array): Uint8A
   new DataView(out.buffer).setUint32(lengthAt, view.getUint32(lengthAt) + blocks.length);
   return out;
 }
+
+/**
+ * The carried resources without what they say of the channel `identifier` (a deleted channel): its entry of the
+ * alternate spot colours (1067) is taken out. The spot halftones (1043) are Photoshop's own structure, carried
+ * whole: an entry for a channel that is no longer there names nothing.
+ */
+export function withoutChannel(carried: readonly CarriedResource[], identifier: number): CarriedResource[] {
+  return carried.map((r) => {
+    if (r.id !== RES_ALTERNATE_SPOT_COLOURS || r.data.length < 4) return r;
+    const view = new DataView(r.data.buffer, r.data.byteOffset, r.data.byteLength);
+    const count = view.getUint16(2);
+    const kept: Uint8Array[] = [];
+    for (let k = 0, at = 4; k < count && at + 14 <= r.data.length; k++, at += 14) {
+      if (view.getUint32(at) !== identifier) kept.push(r.data.subarray(at, at + 14));
+    }
+    const data = new Uint8Array(4 + kept.length * 14);
+    data.set(r.data.subarray(0, 2));
+    new DataView(data.buffer).setUint16(2, kept.length);
+    for (const [i, entry] of kept.entries()) data.set(entry, 4 + i * 14);
+    return { id: r.id, data };
+  });
+}

@@ -183,6 +183,22 @@ export const groupE = [
     limits: { channel: NEW_NAME, ...MODE_LIMITS },
   }),
   defineTool({
+    name: 'delete_channel',
+    group: 'E',
+    toolset: 'document',
+    label: '删除通道',
+    labelEn: 'Delete Channel',
+    effect: 'write',
+    description:
+      '删除当前文档中 channel 指定的专色通道或 Alpha 通道（get_document_info 列出文档的通道），如 Photoshop 通道面板的“删除当前通道”；颜色通道不能删除。删除专色通道即去掉这块印版：保存的 PSD 和导出的 PDF 不再有它。可以撤销。',
+    parameters: {
+      type: 'object',
+      properties: { channel: { type: 'string', description: '专色或 Alpha 通道名称' } },
+      required: ['channel'],
+    },
+    limits: { channel: NAME },
+  }),
+  defineTool({
     name: 'deselect',
     group: 'E',
     toolset: 'selection',
