@@ -4,12 +4,43 @@
  * print is known exactly: a 64 × 64 px block repeat of a navy disc and a red dot on cream, a placed flower motif,
  * both, or a plain colour.
  */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import type { Session } from '../../src/calls/session.js';
 import { pixelLayer } from '../../src/engine/factory.js';
 import type { DocState, Raster } from '../../src/engine/model.js';
 import { allocateId, childrenOf, insertLayer } from '../../src/engine/tree.js';
 import { ok } from './session.js';
+
+const SOURCE = createHash('sha256')
+  .update(readFileSync(fileURLToPath(import.meta.url)))
+  .digest('hex');
+
+function keptPhoto<A extends unknown[]>(
+  name: string,
+  draw: (...args: A) => Promise<Buffer>,
+): (...args: A) => Promise<Buffer> {
+  return async (...args) => {
+    const key = createHash('sha256')
+      .update(JSON.stringify([SOURCE, name, args]))
+      .digest('hex')
+      .slice(0, 32);
+    const dir = path.join(tmpdir(), 'garment-photos');
+    const file = path.join(dir, `${name}-${key}.png`);
+    if (existsSync(file)) return readFileSync(file);
+    const drawn = await draw(...args);
+    // Written whole, then renamed: another test process may be reading or drawing the same photo.
+    mkdirSync(dir, { recursive: true });
+    const part = `${file}.${process.pid}.part`;
+    writeFileSync(part, drawn);
+    renameSync(part, file);
+    return drawn;
+  };
+}
 
 // ---------------------------------------------------------------- the pieces
 
@@ -356,7 +387,7 @@ function lightAt(light: PhotoLight, x: number, y: number): number {
  * A deterministic garment photo as PNG bytes; `zoom` photographs the same garment with that many times more
  * pixels (a product photo's 1280 or 1920 px), every size in the photo — repeat included — `zoom` times larger.
  */
-export async function garmentPhoto(
+async function drawGarmentPhoto(
   kind: PhotoKind,
   zoom = 1,
   light: PhotoLight = 'folds',
@@ -506,7 +537,7 @@ function inNeckOpening(x: number, y: number): boolean {
  * and under the sleeves) and a neck opening showing the background or the inside of the back, on a studio
  * background with a slight gradient; deterministic noise. Nothing on it is a motif.
  */
-export async function plainGarmentPhoto(p: PlainPhoto): Promise<Buffer> {
+async function drawPlainGarmentPhoto(p: PlainPhoto): Promise<Buffer> {
   const { width: w, height: h } = PHOTO;
   const data = Buffer.alloc(w * h * 3);
   let seed = 777;
@@ -645,7 +676,7 @@ const NEAREST_FIRST: readonly (readonly [number, number, number])[] = Array.from
  * only by its shading — fabric turning away along the outline (up to 7 % darker), mild folds — and, when
  * `castShadow`, a soft shadow on the background. The print's period in the photo is LIGHT_PERIOD.
  */
-export async function lightGroundPhoto(p: LightPhoto): Promise<Buffer> {
+async function drawLightGroundPhoto(p: LightPhoto): Promise<Buffer> {
   const { width: w, height: h } = PHOTO;
   const inside = new Uint8Array(w * h);
   for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) inside[y * w + x] = inShirt(x, y) ? 1 : 0;
@@ -808,7 +839,7 @@ export function onHanger(x: number, y: number): boolean {
  * (darker over its last 6 px), deterministic noise. In the garment's own coordinates its body is 300 px wide
  * (at the shoulders, where a keystone leaves the width as it is).
  */
-export async function productPhoto(
+async function drawProductPhoto(
   kind: PhotoKind | 'dots' | 'flowers',
   o: ProductPhotoOptions = {},
 ): Promise<Buffer> {
@@ -946,7 +977,7 @@ export async function productPhoto(
  * it ('fill': the 64 px block repeat, 'stripes', 'plaid'), under mild folds, 5 × 5 samples a pixel (a camera's
  * blur across the turned edges) and deterministic noise. Turned about the photo's middle.
  */
-export async function tiltedSwatchPhoto(
+async function drawTiltedSwatchPhoto(
   print: 'fill' | 'stripes' | 'plaid',
   tilt: number,
   side = 480,
@@ -998,7 +1029,7 @@ export async function tiltedSwatchPhoto(
  * 'stripes' (STRIPE), 'plaid' (PLAID_TILE), each scaled from its own period. 5 × 5 samples a pixel (a camera's
  * blur across the turned edges) and deterministic noise, as garmentPhoto's.
  */
-export async function tiltedPrintPhoto(
+async function drawTiltedPrintPhoto(
   print: 'fill' | 'stripes' | 'plaid',
   tilt: number,
   repeat: number,
@@ -1055,7 +1086,7 @@ export async function tiltedPrintPhoto(
  * `castShadow`, its soft shadow on the background) photographed with `zoom` times as many pixels: every size in
  * the photo (the repeat, the edge's shading, the shadow) `zoom` times larger, the noise per pixel as it is.
  */
-export async function zoomedLightGroundPhoto(p: LightPhoto, zoom: number): Promise<Buffer> {
+async function drawZoomedLightGroundPhoto(p: LightPhoto, zoom: number): Promise<Buffer> {
   const G = PHOTO.width;
   const inside = new Uint8Array(G * G);
   for (let y = 0; y < G; y++) for (let x = 0; x < G; x++) inside[y * G + x] = inShirt(x, y) ? 1 : 0;
@@ -1117,3 +1148,17 @@ export async function zoomedLightGroundPhoto(p: LightPhoto, zoom: number): Promi
     .png()
     .toBuffer();
 }
+
+/**
+ * The photos above, each drawn once per test run: the same photo is asked for by many test files, each in a
+ * process of its own (the garment tests run isolated), and drawing one pixel by pixel took seconds — about a
+ * seventh of the garment tests' time. Kept as the PNG drawn, under the run's scratch folder (scratch-tmpdir.ts),
+ * named by the generator, its arguments and this file's text, so a changed generator draws again.
+ */
+export const garmentPhoto = keptPhoto('garmentPhoto', drawGarmentPhoto);
+export const plainGarmentPhoto = keptPhoto('plainGarmentPhoto', drawPlainGarmentPhoto);
+export const lightGroundPhoto = keptPhoto('lightGroundPhoto', drawLightGroundPhoto);
+export const productPhoto = keptPhoto('productPhoto', drawProductPhoto);
+export const tiltedSwatchPhoto = keptPhoto('tiltedSwatchPhoto', drawTiltedSwatchPhoto);
+export const tiltedPrintPhoto = keptPhoto('tiltedPrintPhoto', drawTiltedPrintPhoto);
+export const zoomedLightGroundPhoto = keptPhoto('zoomedLightGroundPhoto', drawZoomedLightGroundPhoto);
