@@ -3,6 +3,7 @@
  * out, with Shift a range); the eye, the lock, the blend mode, the opacity and the fill go through their tools,
  * with the layer selected first, as those tools act on it.
  */
+import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ActiveDocument, LayerNode, RegistryTool } from '../api/types.js';
 import { useStudioView } from '../context.js';
@@ -310,6 +311,38 @@ const ACTION_ICONS: Record<string, string> = {
  * (组 N) above the current layer, the selected layers duplicated or deleted. Each is its tool, labelled from the
  * registry; the history takes any of them back.
  */
+/** A pane's icon button: its label read out and shown on hover (`title`, else the label), its icon drawn on 24 × 24. */
+function IconButton({
+  label,
+  title = label,
+  size = 17,
+  disabled = false,
+  onClick,
+  children,
+}: {
+  label: string;
+  title?: string;
+  size?: number;
+  disabled?: boolean;
+  onClick: () => void;
+  children: ComponentChildren;
+}) {
+  return (
+    <button
+      type="button"
+      class="icon-button"
+      aria-label={label}
+      title={title}
+      disabled={disabled}
+      onClick={onClick}
+    >
+      <svg viewBox="0 0 24 24" width={size} height={size} aria-hidden="true">
+        {children}
+      </svg>
+    </button>
+  );
+}
+
 function LayerActions({ layers, hasSelection }: { layers: readonly LayerNode[]; hasSelection: boolean }) {
   const { studio, t, lang } = useStudioView();
   const actions = [
@@ -325,25 +358,20 @@ function LayerActions({ layers, hasSelection }: { layers: readonly LayerNode[]; 
         if (!tool) return null;
         const label = labelIn(tool, lang);
         return (
-          <button
+          <IconButton
             key={name}
-            type="button"
-            class="icon-button"
-            aria-label={label}
-            title={label}
+            label={label}
             disabled={needs && !hasSelection}
             onClick={() => studio.run([{ name, arguments: args() }])}
           >
-            <svg viewBox="0 0 24 24" width="17" height="17" aria-hidden="true">
-              <path
-                d={ACTION_ICONS[name]}
-                fill="none"
-                stroke="currentColor"
-                stroke-width="1.6"
-                stroke-linejoin="round"
-              />
-            </svg>
-          </button>
+            <path
+              d={ACTION_ICONS[name]}
+              fill="none"
+              stroke="currentColor"
+              stroke-width="1.6"
+              stroke-linejoin="round"
+            />
+          </IconButton>
         );
       })}
     </div>
@@ -657,53 +685,45 @@ function ChannelList({
             <span class="channel-name">{c.name}</span>
             <span class="channel-kind">{t(c.kind === 'spot' ? 'channels.spot' : 'channels.alpha')}</span>
             {c.kind === 'alpha' && load && (
-              <button
-                type="button"
-                class="icon-button channel-load"
-                aria-label={`${labelIn(load, lang)}：${c.name}`}
+              <IconButton
+                label={`${labelIn(load, lang)}：${c.name}`}
                 title={labelIn(load, lang)}
+                size={15}
                 onClick={() => studio.run([{ name: LOAD_CHANNEL, arguments: { channel: c.name } }])}
               >
-                <svg viewBox="0 0 24 24" width="15" height="15" aria-hidden="true">
-                  <circle
-                    cx="12"
-                    cy="12"
-                    r="7"
-                    fill="none"
-                    stroke="currentColor"
-                    stroke-width="1.6"
-                    stroke-dasharray="2.5 2"
-                  />
-                </svg>
-              </button>
+                <circle
+                  cx="12"
+                  cy="12"
+                  r="7"
+                  fill="none"
+                  stroke="currentColor"
+                  stroke-width="1.6"
+                  stroke-dasharray="2.5 2"
+                />
+              </IconButton>
             )}
           </li>
         ))}
       </ul>
       {save && (
         <div class="channel-actions">
-          <button
-            type="button"
-            class="icon-button"
-            aria-label={labelIn(save, lang)}
-            title={labelIn(save, lang)}
+          <IconButton
+            label={labelIn(save, lang)}
             disabled={!hasPixelSelection}
             onClick={() => studio.run([{ name: SAVE_SELECTION, arguments: {} }])}
           >
-            <svg viewBox="0 0 24 24" width="17" height="17" aria-hidden="true">
-              <rect
-                x="4.5"
-                y="4.5"
-                width="15"
-                height="15"
-                rx="1.5"
-                fill="none"
-                stroke="currentColor"
-                stroke-width="1.6"
-              />
-              <circle cx="12" cy="12" r="4" fill="currentColor" />
-            </svg>
-          </button>
+            <rect
+              x="4.5"
+              y="4.5"
+              width="15"
+              height="15"
+              rx="1.5"
+              fill="none"
+              stroke="currentColor"
+              stroke-width="1.6"
+            />
+            <circle cx="12" cy="12" r="4" fill="currentColor" />
+          </IconButton>
         </div>
       )}
     </section>
