@@ -118,6 +118,7 @@ describe('names given to a new layer, group or document', () => {
     ['group_layers', 'group_name', { layer_names: ['a'] }],
     ['create_document', 'name', { width: 10, height: 10 }],
     ['place_image', 'name', { path: 'a.png' }],
+    ['save_selection_as_channel', 'channel', {}],
   ] as const;
 
   it('are exactly the parameters the registry marks not blank', () => {
